@@ -216,7 +216,8 @@ final class TorchtitanAdapter implements FormatAdapter {
      * 6404b932421f5ce382e7dac5ad381b2c17b1373c; "the total number of microbatches by dividing local_batch_size with
      * pipeline_parallel_microbatch_size"). So at pp &gt; 1 the micro-batch is that size, and a step runs local ÷ it of them per
      * data-parallel replica (the global batch local × dp, unless written: then global ÷ (size × dp), gradient accumulation
-     * included). The default taken is one line of the plan's assumptions, beside the local batch's. Read for the sequence-named
+     * included). The default taken is one line of the plan's assumptions, beside the local batch's (not when the local batch is
+     * that size: one micro-batch of it either way). Read for the sequence-named
      * {@code [training]} batch under a {@code [parallelism]} table only: the folded token names (PR #4121) and the first
      * releases' {@code [experimental]} pipeline (whose count was {@code pipeline_parallel_microbatches}) are left as they were.
      * A size that is not a whole number, or does not divide the local batch (torchtitan refuses it), is left unread.
@@ -235,7 +236,7 @@ final class TorchtitanAdapter implements FormatAdapter {
         j.micro = j.key(defaulted ? "pipeline_parallel_microbatch_size (not written: torchtitan's default " + DEFAULT_PP_MICROBATCH + ")"
                 : "pipeline_parallel_microbatch_size", size);
         if (j.global == null) j.microBatches = new Located<>(local / size.value(), localAt.span());
-        if (defaulted) {
+        if (defaulted && local != size.value()) {      // a local batch of 1 is one micro-batch of 1 either way: nothing to say
             j.unpriced.add("[parallelism] pipeline_parallel_microbatch_size not written: " + DEFAULT_PP_MICROBATCH + " sequence per pipeline"
                     + " micro-batch, torchtitan's default (Parallelism.pipeline_parallel_microbatch_size in torchtitan/config/job_config.py);"
                     + " the local batch " + local + " runs as " + local / size.value() + " micro-batches per step (n_microbatches ="

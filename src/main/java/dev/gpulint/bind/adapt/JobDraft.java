@@ -28,6 +28,8 @@ final class JobDraft {
     String gpusPerNodeWhere;
     Located<Double> parameters;
     Located<Long> tp, pp, cp, ep, etp, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
+    /** micro-batches per step per data-parallel replica, where the format sets the count rather than the global batch (torchtitan's pipeline) */
+    Located<Long> microBatches;
     Located<Boolean> sequenceParallel;
     /** The rank order, fastest first, when the format states one (Megatron's --use-tp-pp-dp-mapping: {@link TpPpDpMapping}); null: the default. */
     Located<List<ParallelDim>> order;
@@ -303,7 +305,7 @@ final class JobDraft {
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, order, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
                         dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout, variableSeqLengths, null);
-        Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
+        Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, microBatches);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null && gatherWithStep == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null,

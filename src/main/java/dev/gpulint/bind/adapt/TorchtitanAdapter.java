@@ -160,6 +160,7 @@ final class TorchtitanAdapter implements FormatAdapter {
             j.tpActivationLayout = activationLayout(j, training);
         }
         unstatedBatch(j, root, training);
+        pipelineMicroBatch(j, root, par, training);
         plan(j, root, par != null ? par : training, training, shard);
         return j;
     }
@@ -203,6 +204,44 @@ final class TorchtitanAdapter implements FormatAdapter {
                 + ") ÷ max_context_length", new Located<>(n, at));
         j.unpriced.add("[training] num_tokens_per_microbatch_per_dp_rank not written: torchtitan's default " + DEFAULT_MICROBATCH_TOKENS
                 + " tokens (TrainingConfig in torchtitan/config/training.py) ÷ max_context_length " + seq + " = " + n + " sequences per micro-batch");
+    }
+
+    /** torchtitan's default pipeline micro-batch, in sequences: {@code [parallelism] pipeline_parallel_microbatch_size} 1. */
+    static final long DEFAULT_PP_MICROBATCH = 1;
+
+    /**
+     * With pipeline parallelism torchtitan does not run the local batch as one micro-batch: build_pipeline_schedule splits it,
+     * {@code n_microbatches = local_batch_size // pipeline_parallel_microbatch_size} (torchtitan/distributed/pipeline_parallel.py),
+     * and {@code pipeline_parallel_microbatch_size} defaults to 1 (Parallelism in torchtitan/config/job_config.py at
+     * 6404b932421f5ce382e7dac5ad381b2c17b1373c; "the total number of microbatches by dividing local_batch_size with
+     * pipeline_parallel_microbatch_size"). So at pp &gt; 1 the micro-batch is that size, and a step runs local ÷ it of them per
+     * data-parallel replica (the global batch local × dp, unless written: then global ÷ (size × dp), gradient accumulation
+     * included). The default taken is one line of the plan's assumptions, beside the local batch's (not when the local batch is
+     * that size: one micro-batch of it either way). Read for the sequence-named
+     * {@code [training]} batch under a {@code [parallelism]} table only: the folded token names (PR #4121) and the first
+     * releases' {@code [experimental]} pipeline (whose count was {@code pipeline_parallel_microbatches}) are left as they were.
+     * A size that is not a whole number, or does not divide the local batch (torchtitan refuses it), is left unread.
+     */
+    private static void pipelineMicroBatch(JobDraft j, MappingNode root, MappingNode par, MappingNode training) {
+        if (par == null || j.pp == null || j.pp.value() == null || j.pp.value() <= 1 || j.micro == null || j.micro.value() == null) return;
+        if ("sbh".equals(j.tpActivationLayout == null ? null : j.tpActivationLayout.value())) return;     // folded token names
+        long local = j.micro.value();
+        dev.gpulint.tree.ScalarNode written = scalar(par, "pipeline_parallel_microbatch_size");
+        Located<Long> size = TreeValues.whole(written);
+        if (written != null && size == null) return;
+        boolean defaulted = size == null;
+        if (defaulted) size = new Located<>(DEFAULT_PP_MICROBATCH, root.entry("parallelism").orElseThrow().key().span());
+        if (size.value() < 1 || local % size.value() != 0) return;
+        Located<Long> localAt = j.micro;
+        j.micro = j.key(defaulted ? "pipeline_parallel_microbatch_size (not written: torchtitan's default " + DEFAULT_PP_MICROBATCH + ")"
+                : "pipeline_parallel_microbatch_size", size);
+        if (j.global == null) j.microBatches = new Located<>(local / size.value(), localAt.span());
+        if (defaulted && local != size.value()) {      // a local batch of 1 is one micro-batch of 1 either way: nothing to say
+            j.unpriced.add("[parallelism] pipeline_parallel_microbatch_size not written: " + DEFAULT_PP_MICROBATCH + " sequence per pipeline"
+                    + " micro-batch, torchtitan's default (Parallelism.pipeline_parallel_microbatch_size in torchtitan/config/job_config.py);"
+                    + " the local batch " + local + " runs as " + local / size.value() + " micro-batches per step (n_microbatches ="
+                    + " local_batch_size // pipeline_parallel_microbatch_size, torchtitan/distributed/pipeline_parallel.py)");
+        }
     }
 
     /**

@@ -1,0 +1,65 @@
+package dev.gpulint.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.testing.PlanCli;
+import dev.gpulint.testing.Recipes;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * torchtitan's pipeline micro-batch (our own fixtures in the shape of torchtitan's llama3 train configs): at pp &gt; 1
+ * build_pipeline_schedule runs {@code local_batch_size // pipeline_parallel_microbatch_size} micro-batches of
+ * {@code pipeline_parallel_microbatch_size} sequences (default 1, Parallelism in torchtitan/config/job_config.py at
+ * 6404b932), so the plan's micro batch is that size, not the local batch; at pp 1 the local batch stays one micro-batch.
+ */
+class TorchtitanPipelineMicroBatchTest {
+
+    private static final String DEFAULT_LINE = "[parallelism] pipeline_parallel_microbatch_size not written: 1 sequence per pipeline"
+            + " micro-batch, torchtitan's default (Parallelism.pipeline_parallel_microbatch_size in torchtitan/config/job_config.py);"
+            + " the local batch 8 runs as 8 micro-batches per step (n_microbatches = local_batch_size // pipeline_parallel_microbatch_size,"
+            + " torchtitan/distributed/pipeline_parallel.py)";
+
+    private static String plan(Path dir, String toml) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml)
+                .jobClusters("lab", "*.toml").plan("--gpus", "16");
+        assertEquals(0, r.code(), r.err() + r.out());
+        return r.out();
+    }
+
+    @Test
+    void nothingWrittenRunsTheDefaultLocalBatchAsOneSequenceMicroBatches(@TempDir Path dir) {
+        String out = plan(dir, Recipes.torchtitan("8B").parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2").toml());
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 1, global batch 64, 8 micro-batches per step,"), out);
+        assertTrue(out.contains("(bubble fraction 12.5 % of 8 micro-batches)"), out);
+        assertTrue(out.contains(DEFAULT_LINE), out);
+        assertTrue(out.contains("[training] local_batch_size not written: 8 sequences per micro-batch"), out);
+    }
+
+    @Test
+    void aWrittenSizeAndLocalBatchSetTheCount(@TempDir Path dir) {
+        String out = plan(dir, Recipes.torchtitan("8B").training("local_batch_size = 4", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2", "pipeline_parallel_microbatch_size = 2").toml());
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 2, global batch 32, 2 micro-batches per step,"), out);
+        assertFalse(out.contains("pipeline_parallel_microbatch_size not written"), out);
+    }
+
+    @Test
+    void aWrittenGlobalBatchAccumulatesOverTheSameMicroBatches(@TempDir Path dir) {
+        String out = plan(dir, Recipes.torchtitan("8B").training("local_batch_size = 4", "global_batch_size = 64", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2").toml());
+        // 64 ÷ (1 × dp 8): two accumulation steps of 4 one-sequence micro-batches
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 1, global batch 64, 8 micro-batches per step,"), out);
+        assertTrue(out.contains("the local batch 4 runs as 4 micro-batches per step"), out);
+    }
+
+    @Test
+    void withoutPipelineTheLocalBatchIsTheMicroBatch(@TempDir Path dir) {
+        String out = plan(dir, Recipes.torchtitan("8B").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
+        assertTrue(out.contains("tp 2, pp 1, dp 8, micro batch 8, global batch 64,"), out);
+        assertFalse(out.contains("pipeline_parallel_microbatch_size"), out);
+    }
+}

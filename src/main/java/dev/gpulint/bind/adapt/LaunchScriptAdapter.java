@@ -78,14 +78,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         SlurmDirectives sb = SlurmDirectives.read(text);
         for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
         for (Word[] m : sb.misspelt) sink.finding(MisspeltDirectives.finding(FORMAT, jobName, m));
-        for (SlurmDirectives.Refused r : sb.refused) {
-            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.ERROR, r.span(), r.message(), List.of(),
-                    FORMAT + ":" + jobName + "/" + r.key()));
-        }
-        for (SlurmDirectives.Refused r : sb.otherwise) {
-            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.WARNING, r.span(), r.message(), List.of(),
-                    FORMAT + ":" + jobName + "/" + r.key()));
-        }
+        syn012(sink, jobName, dev.gpulint.core.Level.ERROR, sb.refused);
+        syn012(sink, jobName, dev.gpulint.core.Level.WARNING, sb.otherwise);
         Shell.Script script = Shell.parse(text, sb.environment());
         for (dev.gpulint.core.Finding f : SrunExportCuts.of(script, sb.export, FORMAT, jobName)) sink.finding(f);
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
@@ -93,14 +87,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         Launchers.Launch l = Launchers.scan(script);
         Srun srun = new Srun();
         JobDraft j = job(root, file, jobName, sb, script, l, srun);
-        for (SlurmDirectives.Refused r : srun.refused) {
-            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.ERROR, r.span(), r.message(), List.of(),
-                    FORMAT + ":" + jobName + "/" + r.key()));
-        }
-        for (SlurmDirectives.Refused r : srun.otherwise) {
-            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.WARNING, r.span(), r.message(), List.of(),
-                    FORMAT + ":" + jobName + "/" + r.key()));
-        }
+        syn012(sink, jobName, dev.gpulint.core.Level.ERROR, srun.refused);
+        syn012(sink, jobName, dev.gpulint.core.Level.WARNING, srun.otherwise);
         if (j != null) {
             DeepSpeedHeredoc.Written ds = DeepSpeedHeredoc.find(script, text, l.deepspeedConfig);
             if (ds != null) DeepSpeedHeredoc.apply(j, ds);
@@ -197,6 +185,13 @@ final class LaunchScriptAdapter implements FormatAdapter {
             "--mem-per-cpu", "--mem-per-gpu", "--time", "-t", "--gres", "--array", "-a");
 
     /** SYN007: sbatch reads #SBATCH lines itself, so a shell variable there is never expanded. */
+    /** SYN012 at each line sbatch or srun refuses (an error) or reads otherwise than written (a warning). */
+    private static void syn012(DraftSink sink, String jobName, dev.gpulint.core.Level level, List<SlurmDirectives.Refused> found) {
+        for (SlurmDirectives.Refused r : found) {
+            sink.finding(new dev.gpulint.core.Finding("SYN012", level, r.span(), r.message(), List.of(), FORMAT + ":" + jobName + "/" + r.key()));
+        }
+    }
+
     private static dev.gpulint.core.Finding unexpanded(String jobName, String option, Word value) {
         boolean parsed = SBATCH_PARSED.contains(option);
         String written = "#SBATCH " + option + (option.startsWith("--") ? "=" : " ") + value.text();

@@ -7,7 +7,7 @@ import dev.gpulint.core.Span;
  * parameters its GPU holds, against that GPU's memory. The arithmetic is derive.estimate.StateBytes (the one
  * accounting the plan's estimate also uses) in derive.mem.MemoryAnalysis (unit-tested); the rules compare the result.
  */
-public final class MemoryFact {
+public final class MemoryFact implements SizedFact {
     private final String jobName, file, gpuName, groupName;
     private final double parameters, bytesPerParameter, weightBytes, gradientBytes, optimizerBytes, perGpuBytes, capacityBytes;
     private final boolean bytesFromConfig, capacityDeclared, anyGpu, dpUnbounded;
@@ -237,29 +237,6 @@ public final class MemoryFact {
     private AssumedSize sized = AssumedSize.NONE;
 
     /** The job's files state no GPU count (nor dp): these bytes are at the size `gpulint plan` takes for it ({@link AssumedSize}). */
-    public MemoryFact sized(AssumedSize size) { this.sized = size; return this; }
-    /** The bytes are at the size gpulint plan takes for a job that states none ({@link #sized}). */
-    public boolean isSized() { return sized.gpus() > 0; }
-    /** The GPUs the job is held at when it states none; 0 when it states its size. */
-    public long getSizedGpus() { return sized.gpus(); }
-    /** The nodes of that size. */
-    public long getSizedNodes() { return sized.nodes(); }
-    /** GPUs per node of that size. */
-    public long getSizedPerNode() { return sized.perNode(); }
-    /** That size is all the node group's nodes (not the job's stated nodes). */
-    public boolean isSizedAllNodes() { return sized.allNodes(); }
-    /** The node group of that size. */
-    public String getSizedGroup() { return sized.group(); }
-    /** The most GPUs gpulint plans (plan.Planner#MAX_GPUS). */
-    public long getSizedLimit() { return sized.limit(); }
-    /** The nodes hold more GPUs than gpulint plans: the size is its limit (so not the most the job can be given). */
-    public boolean isSizedCapped() { return sized.capped(); }
-    /** tp × pp × cp of the job. */
-    public long getSizedGrid() { return sized.grid(); }
-    /** The size is rounded down to a multiple of tp × pp × cp. */
-    public boolean isSizedGridRounded() { return sized.gridRounded(); }
-    /** The stated global batch ÷ the micro batch (0: not stated). */
-    public long getSizedPerStep() { return sized.perStep(); }
-    /** The size is rounded down to a dp dividing the global batch ÷ the micro batch. */
-    public boolean isSizedBatchRounded() { return sized.batchRounded(); }
+    @Override public MemoryFact sized(AssumedSize size) { this.sized = size; return this; }
+    @Override public AssumedSize assumedSize() { return sized; }
 }

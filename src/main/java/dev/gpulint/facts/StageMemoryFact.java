@@ -6,7 +6,7 @@ import dev.gpulint.core.Span;
  * The fullest pipeline stage of a job by the plan's estimate (derive.estimate.MemoryModel): model states and
  * activations per GPU against the GPU's memory (MEM003). Only for jobs that state their model's shape.
  */
-public final class StageMemoryFact {
+public final class StageMemoryFact implements SizedFact {
     private final String jobName, file, gpu, recompute, aspect;
     // words for a finding only (no rule condition reads it): made when a template asks, not for each of the plan's ~63,000
     // checked layouts, whose findings are not worded
@@ -107,29 +107,6 @@ public final class StageMemoryFact {
     private AssumedSize sized = AssumedSize.NONE;
 
     /** The job's files state no GPU count (nor dp): these bytes are at the size `gpulint plan` takes for it ({@link AssumedSize}). */
-    public StageMemoryFact sized(AssumedSize size) { this.sized = size; return this; }
-    /** The bytes are at the size gpulint plan takes for a job that states none ({@link #sized}). */
-    public boolean isSized() { return sized.gpus() > 0; }
-    /** The GPUs the job is held at when it states none; 0 when it states its size. */
-    public long getSizedGpus() { return sized.gpus(); }
-    /** The nodes of that size. */
-    public long getSizedNodes() { return sized.nodes(); }
-    /** GPUs per node of that size. */
-    public long getSizedPerNode() { return sized.perNode(); }
-    /** That size is all the node group's nodes (not the job's stated nodes). */
-    public boolean isSizedAllNodes() { return sized.allNodes(); }
-    /** The node group of that size. */
-    public String getSizedGroup() { return sized.group(); }
-    /** The most GPUs gpulint plans (plan.Planner#MAX_GPUS). */
-    public long getSizedLimit() { return sized.limit(); }
-    /** The nodes hold more GPUs than gpulint plans: the size is its limit (so not the most the job can be given). */
-    public boolean isSizedCapped() { return sized.capped(); }
-    /** tp × pp × cp of the job. */
-    public long getSizedGrid() { return sized.grid(); }
-    /** The size is rounded down to a multiple of tp × pp × cp. */
-    public boolean isSizedGridRounded() { return sized.gridRounded(); }
-    /** The stated global batch ÷ the micro batch (0: not stated). */
-    public long getSizedPerStep() { return sized.perStep(); }
-    /** The size is rounded down to a dp dividing the global batch ÷ the micro batch. */
-    public boolean isSizedBatchRounded() { return sized.batchRounded(); }
+    @Override public StageMemoryFact sized(AssumedSize size) { this.sized = size; return this; }
+    @Override public AssumedSize assumedSize() { return sized; }
 }

@@ -69,7 +69,7 @@ public final class Estimator {
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
         MemoryModel.Sized sized = MemoryModel.sized(m, l, sb, v);          // the stages and the optimizer's shard, one pass
         List<MemoryModel.Stage> stages = sized.stages();
-        List<Term> terms = full ? new ArrayList<>() : UNKEPT;
+        List<Term> terms = full ? new ArrayList<>() : null;                // the breakdown: an estimate's alone (a score keeps none)
         Map<ParallelDim, Long> stride = strides(l, order);
         if (v.moe() != null) stride.put(EP, v.moe().epStride(l, order));      // the expert grid, folded (MoeShape)
         double ab = dt.activationBytes();
@@ -158,19 +158,21 @@ public final class Estimator {
         if (full) terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
                 e.gemmKernelS(), attFlops, m.mla() != null, attRate, ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
-        if (unfused != null) terms.add(unfused);
-        if (eager != null) terms.add(eager);
-        if (ssd != null) terms.add(ssd);
-        if (f8 != null) terms.add(f8);
-        if (moe != null) terms.add(moe.term());
-        if (moe != null && moe.passes() != null) terms.add(moe.passes());
-        if (mtp != null) terms.add(mtp);
-        if (recomputed != null) terms.add(recomputed);
-        if (full && bf16 != null) terms.add(bf16.term(bf16Layers[slowest]));
+        if (full) {
+            if (unfused != null) terms.add(unfused);
+            if (eager != null) terms.add(eager);
+            if (ssd != null) terms.add(ssd);
+            if (f8 != null) terms.add(f8);
+            if (moe != null) terms.add(moe.term());
+            if (moe != null && moe.passes() != null) terms.add(moe.passes());
+            if (mtp != null) terms.add(mtp);
+            if (recomputed != null) terms.add(recomputed);
+            if (bf16 != null) terms.add(bf16.term(bf16Layers[slowest]));
+        }
 
         Map<ParallelDim, Tier> tiers = new EnumMap<>(ParallelDim.class);
         List<Estimate.Traffic> traffic = full ? new ArrayList<>() : null;
-        Comm c = new Comm(hw, stride, full ? terms : null, traffic, tiers);
+        Comm c = new Comm(hw, stride, terms, traffic, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
         double tpCount = Checkpointing.tpCollectives(l, layersPerStage) * (hy != null ? MambaLayers.TP_SHARE : 1);
@@ -226,11 +228,13 @@ public final class Estimator {
         double ppShapeS = l.pp() > 1 && v.mtp().exchangesShapes(m, l) ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(),
                 2.0 * l.virtualPp() * MtpLayers.SHAPE_BYTES, v.mtp().shapeExchange(m, l)) : 0;
         double ppExp = ppS * (1 - e.ppOverlap()) + ppShapeS;
-        double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
+        Term.Offload offload = OffloadCost.price(m, l, slowest, layerS, hw);
+        double offloadExp = offload == null ? 0 : offload.exposed();
+        if (full && offload != null) terms.add(offload);
         // [b, s, h] activations sharded on the sequence (torchtitan before its PR #4121): a copy of b·s·h per tp collective
         Term.TpCopy tpCopy = v.tpLayout().price(m, l, tokens, tpCount, layersPerStage, v.tpOverlap().mode(),
                 hw.gemmPath(dt) == Dtype.FP8 && v.float8().recipe() == Float8Scaling.Recipe.TENSORWISE, hw.hbmBytesPerSecond() * e.hbm(), mb);
-        if (tpCopy != null) terms.add(tpCopy);
+        if (full && tpCopy != null) terms.add(tpCopy);
         double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp + (tpCopy == null ? 0 : tpCopy.seconds());
         double compute = mb * stageS;
         // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers' time
@@ -339,7 +343,9 @@ public final class Estimator {
         CollectiveCost embSync = EmbeddingSync.price(c, m, l, v.mtp(), stride.get(PP), gradBytes);
         double embS = embSync == null ? 0 : embSync.seconds();
         // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
-        double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
+        Term.HostStates host = v.offload().price(l, local, stageS, mb, gradBytes, hw);
+        double hostExp = host == null ? 0 : host.exposed();
+        if (full && host != null) terms.add(host);
         if (full) terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
         double step = mb * perMb + bubble + dpExp + hostExp + optimizer + embS;
         double stepTokens = (double) l.globalBatchSize() * m.seq();
@@ -387,16 +393,6 @@ public final class Estimator {
         }
         return per * m.dtype().activationBytes() / 2.0;
     }
-
-    /**
-     * The score's terms list: what a cost class adds to it (OffloadCost, StateOffload) is dropped, as the score keeps no
-     * breakdown; it reads as empty.
-     */
-    private static final List<Term> UNKEPT = new java.util.AbstractList<>() {
-        @Override public Term get(int i) { throw new IndexOutOfBoundsException(i); }
-        @Override public int size() { return 0; }
-        @Override public boolean add(Term t) { return false; }
-    };
 
     private static final String TP_TEXT = "all-gather/reduce-scatter per micro-batch (b·s·h·";
 

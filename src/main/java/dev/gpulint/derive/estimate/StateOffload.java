@@ -2,7 +2,6 @@ package dev.gpulint.derive.estimate;
 
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -23,7 +22,7 @@ import java.util.Locale;
  *     weight shard lives on the host and every forward and backward copies it up before its all-gather. Below stage 3
  *     the GPU keeps the unsharded weights it computes with, so they stay counted.
  * </ul>
- * What the step pays ({@link #exposed}): the host link's per-direction rate × the catalog's {@code pcie} efficiency
+ * What the step pays ({@link #price}): the host link's per-direction rate × the catalog's {@code pcie} efficiency
  * (hardware-facts.md §2: PCIe x16 per direction, Gen4 31.5, Gen5 63 GB/s; a superchip's GPU reaches its Grace CPU over
  * NVLink-C2C, 900 GB/s bidirectional, §1 GB200 row, so 450 GB/s each way). Copies made every micro-batch (gradients
  * down where the host accumulates them, parameters up where they live on the host) run on their own stream behind the
@@ -135,7 +134,8 @@ public record StateOffload(Device optimizer, double fraction, Device parameters,
     }
 
     /**
-     * Seconds per step the host copies add on the GPU's host link (see the class comment), with their {@link Term}.
+     * The host copies on the GPU's host link (see the class comment): their {@link Term}, whose {@link Term.HostStates#exposed}
+     * is the seconds per step they add; null when nothing is offloaded.
      *
      * @param params    the slowest stage's parameters per GPU before ZeRO sharding
      * @param shard     the GPU's share of them under the layout's sharding
@@ -143,8 +143,8 @@ public record StateOffload(Device optimizer, double fraction, Device parameters,
      * @param mb        micro-batches per step
      * @param gradBytes the reduced gradients' bytes per parameter
      */
-    double exposed(Layout l, double shard, double stageS, long mb, double gradBytes, Hardware hw, List<Term> terms) {
-        if (!any()) return 0;
+    Term.HostStates price(Layout l, double shard, double stageS, long mb, double gradBytes, Hardware hw) {
+        if (!any()) return null;
         double link = hw.links().hostPerDirection();
         double rate = link * hw.efficiency().pcie();
         double o = optimizerShare();
@@ -160,9 +160,8 @@ public record StateOffload(Device optimizer, double fraction, Device parameters,
         else exposed += downS;
         if (hostWeights) exposed += mb * Math.max(0, upS - stageS);
         else exposed += upS;
-        terms.add(new Term.HostStates(hw.links().hostLinkName(), link, hw.efficiency().pcie(), rate,
-                down, hostGrads, up, hostWeights, downS, upS, stageS, mb, exposed));
-        return exposed;
+        return new Term.HostStates(hw.links().hostLinkName(), link, hw.efficiency().pcie(), rate,
+                down, hostGrads, up, hostWeights, downS, upS, stageS, mb, exposed);
     }
 
     private static String pct(double v) {

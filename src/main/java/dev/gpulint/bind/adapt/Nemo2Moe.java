@@ -3,6 +3,7 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
 
@@ -271,10 +272,11 @@ final class Nemo2Moe {
      * {@code apply_deepep} write it beside {@code moe_token_dispatcher_type = "flex"}) names the deepep backend
      * (TransformerConfig.__post_init__ sets {@code moe_flex_dispatcher_backend = "deepep"} once the backend field exists) and
      * does not set the dispatcher: with another dispatcher Megatron-Core refuses the job ("DeepEP backend is only supported
-     * with flex token dispatcher."), and beside a written hybridep too ("deepep and hybridep backends cannot be enabled at the
-     * same time"). So the switch on with the flex dispatcher and no backend written is the deepep backend, placed at the
-     * switch; otherwise the backend as written stands and the assumptions say why the switch was not applied. Called once,
-     * when the job is built: every format's dispatcher default is in by then.
+     * with flex token dispatcher."), and beside a written hybridep or deepepv2 too ("Only one backend is supported for flex
+     * token dispatcher.", Specs.Moe#refusedBesideDeepepSwitch); another written backend (ncclep) it replaces with deepep. So
+     * the switch on with the flex dispatcher and no backend written, or another backend written, is the deepep backend, placed
+     * at the switch; otherwise the backend as written stands and the assumptions say why the switch was not applied. Called
+     * once, when the job is built: every format's dispatcher default is in by then.
      */
     static Located<String> enableDeepep(JobDraft j) {
         Located<Boolean> on = j.enableDeepep;
@@ -291,12 +293,17 @@ final class Nemo2Moe {
         }
         String written = j.flexBackend == null || j.flexBackend.value() == null ? null : j.flexBackend.value().strip();
         if (written == null) return j.key(key, new Located<>("deepep", on.span()));
-        if (!written.equalsIgnoreCase("deepep")) {
+        if (Specs.Moe.refusedBesideDeepepSwitch(written)) {
             j.unpriced.add(key + " set beside the " + written + " backend: Megatron-Core refuses the pair (TransformerConfig:"
-                    + " \"deepep and hybridep backends cannot be enabled at the same time\"); priced with " + written
+                    + " \"Only one backend is supported for flex token dispatcher.\"); priced with " + written
                     + " as written; drop one of the two");
+            return j.flexBackend;
         }
-        return j.flexBackend;
+        if (written.equalsIgnoreCase("deepep")) return j.flexBackend;
+        // another backend (ncclep): TransformerConfig.__post_init__ sets moe_flex_dispatcher_backend = "deepep" over it
+        j.unpriced.add(key + " set beside the " + written + " backend: Megatron-Core's TransformerConfig sets the backend to"
+                + " deepep over it (moe_enable_deepep is read after the written backend); priced as deepep");
+        return j.key(key, new Located<>("deepep", on.span()));
     }
 
     /** Whether {@code config} writes {@code key} with a value (null and a placeholder are not written). */

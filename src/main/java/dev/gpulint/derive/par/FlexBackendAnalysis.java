@@ -46,7 +46,7 @@ public final class FlexBackendAnalysis {
     /**
      * PAR021's fact ({@link DeepepSwitchFact}): older Megatron-Core's moe_enable_deepep switch on where Megatron-Core's
      * TransformerConfig.__post_init__ raises ValueError: with a dispatcher other than flex (none written is Megatron-Core's
-     * default allgather), or beside a written hybridep backend. The binder prices such a job as written and says so in the
+     * default allgather), or beside a written backend it refuses there (Specs.Moe#refusedBesideDeepepSwitch). The binder prices such a job as written and says so in the
      * assumptions (bind.adapt.Nemo2Moe#enableDeepep); this is the finding the run's refusal is.
      */
     public static void refusedSwitch(Resolved.Job r, Facts out) {
@@ -57,7 +57,7 @@ public final class FlexBackendAnalysis {
         String d = s.dispatcher() == null || s.dispatcher().value() == null ? null : s.dispatcher().value().strip();
         boolean flex = d != null && (d.equalsIgnoreCase("flex") || d.equalsIgnoreCase("deepep"));
         String backend = s.flexBackend() == null || s.flexBackend().value() == null ? null : s.flexBackend().value().strip();
-        boolean pairRefused = flex && backend != null && backend.equalsIgnoreCase("hybridep");
+        boolean pairRefused = flex && Specs.Moe.refusedBesideDeepepSwitch(backend);
         if (flex && !pairRefused) return;
         // a dispatcher the format's default fills in (Megatron-LM's allgather) is written under no key: "none written"
         String dispatcherKey = j.origin() == null ? null : j.origin().key(Specs.Origin.DISPATCHER);

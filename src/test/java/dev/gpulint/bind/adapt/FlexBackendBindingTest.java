@@ -113,6 +113,14 @@ class FlexBackendBindingTest {
         assertEquals("hybridep", both.model().moe().flexBackend().value());
         assertTrue(both.origin().unpriced().stream().anyMatch(a -> a.startsWith("--moe-enable-deepep set beside the hybridep backend:"
                 + " Megatron-Core refuses the pair")), both.origin().unpriced().toString());
+        assertTrue(both.origin().unpriced().stream().anyMatch(a -> a.contains("\"Only one backend is supported for flex token"
+                + " dispatcher.\"")), both.origin().unpriced().toString());
+        // beside ncclep: not refused; Megatron-Core sets deepep over the written backend (transformer_config.py at 002526d8)
+        Specs.Job nccl = Foreign.bind("train.sh", SCRIPT.formatted(" --moe-enable-deepep --moe-flex-dispatcher-backend ncclep"));
+        assertEquals("deepep", nccl.model().moe().flexBackend().value());
+        assertEquals("--moe-enable-deepep", nccl.origin().key(Specs.Origin.FLEX_BACKEND));
+        assertTrue(nccl.origin().unpriced().stream().anyMatch(a -> a.startsWith("--moe-enable-deepep set beside the ncclep backend:"
+                + " Megatron-Core's TransformerConfig sets the backend to deepep")), nccl.origin().unpriced().toString());
         // off (a YAML test case's false): nothing
         assertNull(Foreign.bind("train.sh", SCRIPT.formatted("")).model().moe().flexBackend());
     }

@@ -8,6 +8,7 @@ import dev.gpulint.derive.estimate.Links;
 import dev.gpulint.derive.estimate.MoeShape;
 import dev.gpulint.facts.DeepepSwitchFact;
 import dev.gpulint.facts.FlexBackendFact;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 
@@ -38,9 +39,37 @@ public final class FlexBackendAnalysis {
         Links links = Links.of(catalog, g.gpu(), g, r.gpusPerNode());
         String key = key(j, named == s.dispatcher() ? Specs.Origin.DISPATCHER : Specs.Origin.FLEX_BACKEND,
                 named == s.dispatcher() ? "model.moe.dispatcher" : "model.moe.flex_backend");
+        boolean bridge = j.origin() != null && Format.of(j.origin().format()) == Format.MEGATRON_BRIDGE;
         out.add(new FlexBackendFact(r.name(), j.file(), key, g.gpu().name(), g.name(), links.domainSize(), links.gpusPerNode(),
                 Math.max(1, r.ep()), FlexDispatch.multiNodeNvlink(links),
-                links.gpusPerNode() < FlexDispatch.DEEPEP_NVL_PEERS, named.span()));
+                links.gpusPerNode() < FlexDispatch.DEEPEP_NVL_PEERS, bridge, bridgeRefusesDeepep(g.gpu()),
+                bridgeTakesHybridep(g.gpu()), g.gpu().computeCapability(), named.span()));
+    }
+
+    /**
+     * Megatron-Bridge's validate_flex_dispatcher_backend (src/megatron/bridge/training/flex_dispatcher_backend.py, called by
+     * ConfigContainer.validate) raises ValueError for the deepep backend unless the GPU's compute capability has major
+     * version 8 or 9 or its name is NVIDIA B200 / B300 (at 183c5c0203927f025593324d93c459c994384392 by prefix:
+     * "DeepEP is supported for Ampere, Hopper, and Blackwell (B200/B300) GPUs. Current GPU: ..."; at
+     * 45877615642dfac437286c324df433e1e3e8b301 by the whole name: "... (only B200 and B300) GPUs"). On the catalog's GPUs:
+     * refused on GB200 and GB300 (compute capability 10, named NVIDIA GB200 / GB300) and on Volta and Turing (7.x), whatever
+     * the NVLink domain. A GPU with no compute capability in the catalog (AMD) is not judged.
+     */
+    static boolean bridgeRefusesDeepep(Catalog.Gpu gpu) {
+        int major = gpu.computeCapabilityMajor();
+        if (major < 0 || major == 8 || major == 9) return false;
+        String family = gpu.family() == null ? "" : gpu.family().strip();
+        return !family.equalsIgnoreCase("B200") && !family.equalsIgnoreCase("B300");
+    }
+
+    /**
+     * The same check accepts hybridep on the GPU in both versions read: at 45877615 only the GPUs named NVIDIA GB200, GB300
+     * and B200 ("HybridEP is supported for [...]"), at 183c5c02 any GPU of compute capability 8, 9 or 10. Both take GB200,
+     * GB300 and B200; the fix a finding names.
+     */
+    static boolean bridgeTakesHybridep(Catalog.Gpu gpu) {
+        String family = gpu.family() == null ? "" : gpu.family().strip();
+        return family.equalsIgnoreCase("GB200") || family.equalsIgnoreCase("GB300") || family.equalsIgnoreCase("B200");
     }
 
     /**

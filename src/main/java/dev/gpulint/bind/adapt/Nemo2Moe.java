@@ -202,7 +202,9 @@ final class Nemo2Moe {
      * Megatron-Bridge's providers that declare a group limit (src/megatron/bridge/models/deepseek/deepseek_provider.py at
      * 355cef457010f70533a5c83f1ed97899d0e0af43, each class's own fields, whatever its parent): DeepSeekV2ModelProvider 8 / 3,
      * DeepSeekV3ModelProvider 8 / 4, and their legacy aliases DeepSeekV2Provider, DeepSeekV3Provider; V2-Lite and Moonlight
-     * declare 1 / 1 (no limit), their aliases too. A class is looked up with its parents ({@link #BRIDGE_PARENTS}).
+     * declare 1 / 1 (no limit), their aliases too. KimiK2Provider declares 1 / 1 as well (src/megatron/bridge/models/kimi/
+     * kimi_provider.py at 2afd2d34f7d7b2e84095af1a7fd7244902189ebc; it extends MLATransformerConfig and GPTModelProvider, not a
+     * DeepSeek provider). A class is looked up with its parents ({@link #BRIDGE_PARENTS}).
      */
     static final java.util.Map<String, Groups> BRIDGE_GROUPS = java.util.Map.of(
             "DeepSeekV2LiteModelProvider", new Groups(1, 1, "DeepSeekV2LiteModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
@@ -212,15 +214,24 @@ final class Nemo2Moe {
             "DeepSeekV2ModelProvider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV2Provider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV3ModelProvider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
-            "DeepSeekV3Provider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"));
+            "DeepSeekV3Provider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
+            "KimiK2Provider", new Groups(1, 1, "KimiK2Provider", "kimi/kimi_provider.py at 2afd2d3"));
 
     /**
      * Megatron-Bridge providers' parents where a provider declares no group field of its own: DeepSeekV32ModelProvider
      * extends DeepSeekV3ModelProvider with the Lightning Indexer's fields only (src/megatron/bridge/models/deepseek/
-     * deepseek_v32_bridge.py as the code index stores it; the index gives no commit for that version). The DeepSeek providers
-     * of deepseek_provider.py at 355cef4 extend MLAModelProvider, which declares none.
+     * deepseek_v32_bridge.py as the code index stores it; the index gives no commit for that version: at e4410af0 the file
+     * holds the bridge alone). KimiK25VLModelProvider extends KimiK2Provider with vision fields only (src/megatron/bridge/
+     * models/kimi_vl/kimi_k25_vl_provider.py at 016f7b7301cfd027f0269d4f0c4dd45ef8b62894): K2's 1 / 1, no limit.
+     * GLM5ModelProvider (moe_aux_loss_coeff and the DSA indexer's fields) and the Moonlight-based KimiVLModelProvider (vision
+     * fields and token ids) extend DeepSeekV3ModelProvider and declare no group field, so they take its 8 / 4 (both read as
+     * the code index stores them, with no path or commit it gives; to pin when a stored version names one).
+     * Glm5NextModelProvider extends MLAModelProvider (glm/glm5_next_provider.py at 3b6bc980) and the DeepSeek providers of
+     * deepseek_provider.py at 355cef4 extend MLAModelProvider too, which declares none.
      */
-    static final java.util.Map<String, String> BRIDGE_PARENTS = java.util.Map.of("DeepSeekV32ModelProvider", "DeepSeekV3ModelProvider");
+    static final java.util.Map<String, String> BRIDGE_PARENTS = java.util.Map.of("DeepSeekV32ModelProvider", "DeepSeekV3ModelProvider",
+            "GLM5ModelProvider", "DeepSeekV3ModelProvider", "KimiVLModelProvider", "DeepSeekV3ModelProvider",
+            "KimiK25VLModelProvider", "KimiK2Provider");
 
     /**
      * The group fields {@code cls} gets from the nearest class of its line that declares them ({@code parents} as the sources

@@ -163,5 +163,13 @@ class FlexBackendBindingTest {
         assertTrue(lite.origin().unpriced().stream().noneMatch(a -> a.contains("moe_router_num_groups")), lite.origin().unpriced().toString());
         // a class of no known line declares nothing
         assertNull(Nemo2Moe.declared("DeepSeekConfig", Nemo2Moe.NEMO2_GROUPS, Nemo2Moe.NEMO2_PARENTS));
+        // Bridge's GLM5 and Moonlight-based Kimi VL providers extend DeepSeekV3ModelProvider without group fields: V3's 8 / 4;
+        // Kimi K2 declares 1 / 1 and K2.5 VL extends it: no limit, not DeepSeek-V3's
+        assertEquals(8L, Nemo2Moe.declared("GLM5ModelProvider", Nemo2Moe.BRIDGE_GROUPS, Nemo2Moe.BRIDGE_PARENTS).groups());
+        assertEquals(4L, Nemo2Moe.declared("KimiVLModelProvider", Nemo2Moe.BRIDGE_GROUPS, Nemo2Moe.BRIDGE_PARENTS).topk());
+        assertEquals(new Nemo2Moe.Groups(1, 1, "KimiK2Provider", "kimi/kimi_provider.py at 2afd2d3"),
+                Nemo2Moe.declared("KimiK25VLModelProvider", Nemo2Moe.BRIDGE_GROUPS, Nemo2Moe.BRIDGE_PARENTS));
+        Specs.Job k25 = Foreign.bind("run_config.yaml", BRIDGE.formatted("").replace("DeepSeekV3ModelProvider", "KimiK25VLModelProvider"));
+        assertNull(k25.model().moe().routerGroups(), "K2.5 VL takes K2's one group, no limit");
     }
 }

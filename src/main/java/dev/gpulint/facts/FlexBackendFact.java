@@ -17,7 +17,8 @@ public final class FlexBackendFact {
     private final String jobName, file, key, gpuName, groupName;
     private final long domainSize, gpusPerNode, ep;
     private final boolean multiNodeNvlink, ipcBeyondNode;
-    private final boolean bridge, bridgeRefuses, bridgeTakesHybridep;
+    private final boolean bridge, bridgeRefuses, bridgeTakesHybridep, bridgeRefusesHybridep;
+    private final String backend;
     private final String computeCapability;
     private final Span span;
 
@@ -30,8 +31,8 @@ public final class FlexBackendFact {
      */
     public FlexBackendFact(String jobName, String file, String key, String gpuName, String groupName, long domainSize,
                            long gpusPerNode, long ep, boolean multiNodeNvlink, boolean ipcBeyondNode, Span span) {
-        this(jobName, file, key, gpuName, groupName, domainSize, gpusPerNode, ep, multiNodeNvlink, ipcBeyondNode, false, false,
-                false, null, span);
+        this(jobName, file, key, "deepep", gpuName, groupName, domainSize, gpusPerNode, ep, multiNodeNvlink, ipcBeyondNode, false,
+                false, false, false, null, span);
     }
 
     /**
@@ -39,11 +40,16 @@ public final class FlexBackendFact {
      *                            validate_flex_dispatcher_backend before the first step)
      * @param bridgeRefuses       Megatron-Bridge's validate_flex_dispatcher_backend raises for deepep on the group's GPU
      * @param bridgeTakesHybridep the same check accepts hybridep on the group's GPU (every version read: GB200, GB300, B200)
+     * @param bridgeRefusesHybridep every version of the same check read raises for hybridep on the group's GPU (compute
+     *                            capability known and not 8, 9 or 10)
+     * @param backend             the backend named, "deepep" or "hybridep"
      * @param computeCapability   the GPU's CUDA compute capability as the catalog writes it, or null
      */
-    public FlexBackendFact(String jobName, String file, String key, String gpuName, String groupName, long domainSize,
+    public FlexBackendFact(String jobName, String file, String key, String backend, String gpuName, String groupName, long domainSize,
                            long gpusPerNode, long ep, boolean multiNodeNvlink, boolean ipcBeyondNode, boolean bridge,
-                           boolean bridgeRefuses, boolean bridgeTakesHybridep, String computeCapability, Span span) {
+                           boolean bridgeRefuses, boolean bridgeTakesHybridep, boolean bridgeRefusesHybridep,
+                           String computeCapability, Span span) {
+        this.backend = backend; this.bridgeRefusesHybridep = bridgeRefusesHybridep;
         this.bridge = bridge; this.bridgeRefuses = bridgeRefuses; this.bridgeTakesHybridep = bridgeTakesHybridep;
         this.computeCapability = computeCapability;
         this.ipcBeyondNode = ipcBeyondNode;
@@ -80,6 +86,12 @@ public final class FlexBackendFact {
     public boolean isBridgeRefuses() { return bridgeRefuses; }
     /** Megatron-Bridge's validate_flex_dispatcher_backend accepts hybridep on the group's GPU, in every version read. */
     public boolean isBridgeTakesHybridep() { return bridgeTakesHybridep; }
+    /** The backend named: "deepep" (PAR020) or "hybridep" (PAR023). */
+    public String getBackend() { return backend; }
+    /** The backend named is hybridep (PAR023), not deepep (PAR020). */
+    public boolean isHybridep() { return "hybridep".equals(backend); }
+    /** Every version of Megatron-Bridge's validate_flex_dispatcher_backend read raises ValueError for hybridep on the group's GPU. */
+    public boolean isBridgeRefusesHybridep() { return bridgeRefusesHybridep; }
     /** The group's GPU's CUDA compute capability as the catalog writes it ("10.0"), or null when it has none. */
     public String getComputeCapability() { return computeCapability; }
     /** Where the backend is named. */

@@ -18,6 +18,7 @@ import dev.gpulint.spec.Specs;
  * group's {@link Links}). The backend as the job states it: the written one (the binder reads older Megatron-LM's
  * --moe-enable-deepep into it, bind.adapt.Nemo2Moe#enableDeepep), or a dispatcher written as deepep when none is
  * ({@link MoeShape#namesDeepep}). An MoE job only (experts &gt; 1) with the flex dispatcher; an unstated backend is none.
+ * A written hybridep makes the same fact, for PAR023 (Megatron-Bridge refuses it on the GPU).
  */
 public final class FlexBackendAnalysis {
     private FlexBackendAnalysis() {}
@@ -35,15 +36,17 @@ public final class FlexBackendAnalysis {
         Located<String> named = s.flexBackend() != null ? s.flexBackend() : MoeShape.namesDeepep(s) ? s.dispatcher() : null;
         if (named == null || named.value() == null || named.span() == null) return;
         String backend = named == s.dispatcher() ? "deepep" : named.value();
-        if (FlexDispatch.Backend.parse(backend) != FlexDispatch.Backend.DEEPEP) return;
+        FlexDispatch.Backend parsed = FlexDispatch.Backend.parse(backend);
+        if (parsed != FlexDispatch.Backend.DEEPEP && parsed != FlexDispatch.Backend.HYBRIDEP) return;
+        boolean hybridep = parsed == FlexDispatch.Backend.HYBRIDEP;
         Links links = Links.of(catalog, g.gpu(), g, r.gpusPerNode());
         String key = key(j, named == s.dispatcher() ? Specs.Origin.DISPATCHER : Specs.Origin.FLEX_BACKEND,
                 named == s.dispatcher() ? "model.moe.dispatcher" : "model.moe.flex_backend");
         boolean bridge = j.origin() != null && Format.of(j.origin().format()) == Format.MEGATRON_BRIDGE;
-        out.add(new FlexBackendFact(r.name(), j.file(), key, g.gpu().name(), g.name(), links.domainSize(), links.gpusPerNode(),
-                Math.max(1, r.ep()), FlexDispatch.multiNodeNvlink(links),
+        out.add(new FlexBackendFact(r.name(), j.file(), key, hybridep ? "hybridep" : "deepep", g.gpu().name(), g.name(),
+                links.domainSize(), links.gpusPerNode(), Math.max(1, r.ep()), FlexDispatch.multiNodeNvlink(links),
                 links.gpusPerNode() < FlexDispatch.DEEPEP_NVL_PEERS, bridge, bridgeRefusesDeepep(g.gpu()),
-                bridgeTakesHybridep(g.gpu()), g.gpu().computeCapability(), named.span()));
+                bridgeTakesHybridep(g.gpu()), bridgeRefusesHybridep(g.gpu()), g.gpu().computeCapability(), named.span()));
     }
 
     /**
@@ -63,9 +66,22 @@ public final class FlexBackendAnalysis {
     }
 
     /**
-     * The same check accepts hybridep on the GPU in both versions read: at 45877615 only the GPUs named NVIDIA GB200, GB300
-     * and B200 ("HybridEP is supported for [...]"), at 183c5c02 any GPU of compute capability 8, 9 or 10. Both take GB200,
-     * GB300 and B200; the fix a finding names.
+     * The same check refuses hybridep on the GPU in both versions read: at 45877615 every GPU not named NVIDIA GB200, GB300
+     * or B200 ("HybridEP is supported for ['NVIDIA GB200', 'NVIDIA GB300', 'NVIDIA B200']"), at 183c5c02 every GPU whose
+     * compute capability is not 8, 9 or 10 ("HybridEP is supported for GB200, GB300 with NVL72 and for Ampere, Hopper, B200
+     * and B300 GPUs"). Both refuse a known compute capability outside 8, 9 and 10; the older one also H100, A100 and B300,
+     * which the newer takes, so those are not judged. Megatron-Core itself builds the HybridEP buffer without a GPU test
+     * (megatron/core/transformer/moe/fused_a2a.py at 02ad939b, init_hybrid_ep_buffer).
+     */
+    static boolean bridgeRefusesHybridep(Catalog.Gpu gpu) {
+        int major = gpu.computeCapabilityMajor();
+        return major >= 0 && major != 8 && major != 9 && major != 10;
+    }
+
+    /**
+     * Megatron-Bridge takes hybridep on the GPU in both versions read (the fix PAR020 names): at 45877615 only the GPUs named
+     * NVIDIA GB200, GB300 and B200, at 183c5c02 any of compute capability 8, 9 or 10; {@link #bridgeRefusesHybridep} is where
+     * both refuse it (PAR023): compute capability known and not 8, 9 or 10 (Volta, Turing; a project's CC-12 entry).
      */
     static boolean bridgeTakesHybridep(Catalog.Gpu gpu) {
         String family = gpu.family() == null ? "" : gpu.family().strip();

@@ -6,8 +6,9 @@ import dev.gpulint.core.Span;
  * A job that turns on older Megatron-Core's DeepEP switch ({@code --moe-enable-deepep}, Megatron-Bridge's and NeMo 2's
  * {@code moe_enable_deepep: true}) where Megatron-Core's TransformerConfig raises ValueError before the model is built:
  * with a token dispatcher other than flex ("DeepEP backend is only supported with flex token dispatcher."; Megatron-Core's
- * default dispatcher is allgather), or beside a written hybridep backend ("deepep and hybridep backends cannot be enabled
- * at the same time for flex token dispatcher."). PAR021.
+ * default dispatcher is allgather), or beside a written hybridep (or, in the versions that have it, deepepv2) backend
+ * ("Only one backend is supported for flex token dispatcher."; transformer_config.py at Megatron-LM 00caa53a, and with
+ * deepepv2 at 002526d8). PAR021.
  */
 public final class DeepepSwitchFact {
     private final String jobName, file, key, dispatcher, dispatcherKey, backend;
@@ -17,7 +18,7 @@ public final class DeepepSwitchFact {
      * @param key           the switch as the file writes it ("--moe-enable-deepep", "model.moe_enable_deepep")
      * @param dispatcher    the dispatcher as written, or null when none is (Megatron-Core's default allgather)
      * @param dispatcherKey where the dispatcher is written, or null (none written, or the format's default)
-     * @param backend       the flex backend written beside the switch when Megatron-Core refuses the pair (hybridep), else null
+     * @param backend       the flex backend written beside the switch when Megatron-Core refuses the pair (hybridep, deepepv2), else null
      * @param span          where the switch is written
      */
     public DeepepSwitchFact(String jobName, String file, String key, String dispatcher, String dispatcherKey, String backend,

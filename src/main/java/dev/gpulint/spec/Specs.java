@@ -455,6 +455,19 @@ public final class Specs {
                     activationClamp, expertBias, routerGroups, routerGroupTopk, flexBackend, null);
         }
 
+        /**
+         * A flex backend Megatron-Core refuses beside older Megatron-Core's moe_enable_deepep switch (TransformerConfig.__post_init__
+         * raises ValueError "Only one backend is supported for flex token dispatcher."): hybridep (transformer_config.py at
+         * NVIDIA/Megatron-LM 00caa53af30912914981c86f39db123961678bbd), and deepepv2 in the versions that have it (at
+         * 002526d81b81f6ab534e93844f9a228709887494: {@code moe_flex_dispatcher_backend in ("deepepv2", "hybridep")}). Any other
+         * written backend (ncclep) Megatron-Core then replaces with deepep. PAR021 and the binder's assumptions read it here.
+         */
+        public static boolean refusedBesideDeepepSwitch(String backend) {
+            if (backend == null) return false;
+            String b = backend.strip();
+            return b.equalsIgnoreCase("hybridep") || b.equalsIgnoreCase("deepepv2");
+        }
+
         public boolean empty() {
             return expertFfn == null && sharedFfn == null && layerFreq == null && denseLayers == null && capacityFactor == null
                     && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null

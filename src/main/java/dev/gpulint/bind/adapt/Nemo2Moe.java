@@ -3,6 +3,7 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
 
@@ -201,7 +202,9 @@ final class Nemo2Moe {
      * Megatron-Bridge's providers that declare a group limit (src/megatron/bridge/models/deepseek/deepseek_provider.py at
      * 355cef457010f70533a5c83f1ed97899d0e0af43, each class's own fields, whatever its parent): DeepSeekV2ModelProvider 8 / 3,
      * DeepSeekV3ModelProvider 8 / 4, and their legacy aliases DeepSeekV2Provider, DeepSeekV3Provider; V2-Lite and Moonlight
-     * declare 1 / 1 (no limit), their aliases too. A class is looked up with its parents ({@link #BRIDGE_PARENTS}).
+     * declare 1 / 1 (no limit), their aliases too. KimiK2Provider declares 1 / 1 as well (src/megatron/bridge/models/kimi/
+     * kimi_provider.py at 2afd2d34f7d7b2e84095af1a7fd7244902189ebc; it extends MLATransformerConfig and GPTModelProvider, not a
+     * DeepSeek provider). A class is looked up with its parents ({@link #BRIDGE_PARENTS}).
      */
     static final java.util.Map<String, Groups> BRIDGE_GROUPS = java.util.Map.of(
             "DeepSeekV2LiteModelProvider", new Groups(1, 1, "DeepSeekV2LiteModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
@@ -211,15 +214,24 @@ final class Nemo2Moe {
             "DeepSeekV2ModelProvider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV2Provider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV3ModelProvider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
-            "DeepSeekV3Provider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"));
+            "DeepSeekV3Provider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
+            "KimiK2Provider", new Groups(1, 1, "KimiK2Provider", "kimi/kimi_provider.py at 2afd2d3"));
 
     /**
      * Megatron-Bridge providers' parents where a provider declares no group field of its own: DeepSeekV32ModelProvider
      * extends DeepSeekV3ModelProvider with the Lightning Indexer's fields only (src/megatron/bridge/models/deepseek/
-     * deepseek_v32_bridge.py as the code index stores it; the index gives no commit for that version). The DeepSeek providers
-     * of deepseek_provider.py at 355cef4 extend MLAModelProvider, which declares none.
+     * deepseek_v32_bridge.py as the code index stores it; the index gives no commit for that version: at e4410af0 the file
+     * holds the bridge alone). KimiK25VLModelProvider extends KimiK2Provider with vision fields only (src/megatron/bridge/
+     * models/kimi_vl/kimi_k25_vl_provider.py at 016f7b7301cfd027f0269d4f0c4dd45ef8b62894): K2's 1 / 1, no limit.
+     * GLM5ModelProvider (moe_aux_loss_coeff and the DSA indexer's fields) and the Moonlight-based KimiVLModelProvider (vision
+     * fields and token ids) extend DeepSeekV3ModelProvider and declare no group field, so they take its 8 / 4 (both read as
+     * the code index stores them, with no path or commit it gives; to pin when a stored version names one).
+     * Glm5NextModelProvider extends MLAModelProvider (glm/glm5_next_provider.py at 3b6bc980) and the DeepSeek providers of
+     * deepseek_provider.py at 355cef4 extend MLAModelProvider too, which declares none.
      */
-    static final java.util.Map<String, String> BRIDGE_PARENTS = java.util.Map.of("DeepSeekV32ModelProvider", "DeepSeekV3ModelProvider");
+    static final java.util.Map<String, String> BRIDGE_PARENTS = java.util.Map.of("DeepSeekV32ModelProvider", "DeepSeekV3ModelProvider",
+            "GLM5ModelProvider", "DeepSeekV3ModelProvider", "KimiVLModelProvider", "DeepSeekV3ModelProvider",
+            "KimiK25VLModelProvider", "KimiK2Provider");
 
     /**
      * The group fields {@code cls} gets from the nearest class of its line that declares them ({@code parents} as the sources
@@ -271,10 +283,11 @@ final class Nemo2Moe {
      * {@code apply_deepep} write it beside {@code moe_token_dispatcher_type = "flex"}) names the deepep backend
      * (TransformerConfig.__post_init__ sets {@code moe_flex_dispatcher_backend = "deepep"} once the backend field exists) and
      * does not set the dispatcher: with another dispatcher Megatron-Core refuses the job ("DeepEP backend is only supported
-     * with flex token dispatcher."), and beside a written hybridep too ("deepep and hybridep backends cannot be enabled at the
-     * same time"). So the switch on with the flex dispatcher and no backend written is the deepep backend, placed at the
-     * switch; otherwise the backend as written stands and the assumptions say why the switch was not applied. Called once,
-     * when the job is built: every format's dispatcher default is in by then.
+     * with flex token dispatcher."), and beside a written hybridep or deepepv2 too ("Only one backend is supported for flex
+     * token dispatcher.", Specs.Moe#refusedBesideDeepepSwitch); another written backend (ncclep) it replaces with deepep. So
+     * the switch on with the flex dispatcher and no backend written, or another backend written, is the deepep backend, placed
+     * at the switch; otherwise the backend as written stands and the assumptions say why the switch was not applied. Called
+     * once, when the job is built: every format's dispatcher default is in by then.
      */
     static Located<String> enableDeepep(JobDraft j) {
         Located<Boolean> on = j.enableDeepep;
@@ -291,12 +304,17 @@ final class Nemo2Moe {
         }
         String written = j.flexBackend == null || j.flexBackend.value() == null ? null : j.flexBackend.value().strip();
         if (written == null) return j.key(key, new Located<>("deepep", on.span()));
-        if (!written.equalsIgnoreCase("deepep")) {
+        if (Specs.Moe.refusedBesideDeepepSwitch(written)) {
             j.unpriced.add(key + " set beside the " + written + " backend: Megatron-Core refuses the pair (TransformerConfig:"
-                    + " \"deepep and hybridep backends cannot be enabled at the same time\"); priced with " + written
+                    + " \"Only one backend is supported for flex token dispatcher.\"); priced with " + written
                     + " as written; drop one of the two");
+            return j.flexBackend;
         }
-        return j.flexBackend;
+        if (written.equalsIgnoreCase("deepep")) return j.flexBackend;
+        // another backend (ncclep): TransformerConfig.__post_init__ sets moe_flex_dispatcher_backend = "deepep" over it
+        j.unpriced.add(key + " set beside the " + written + " backend: Megatron-Core's TransformerConfig sets the backend to"
+                + " deepep over it (moe_enable_deepep is read after the written backend); priced as deepep");
+        return j.key(key, new Located<>("deepep", on.span()));
     }
 
     /** Whether {@code config} writes {@code key} with a value (null and a placeholder are not written). */

@@ -113,6 +113,14 @@ class FlexBackendBindingTest {
         assertEquals("hybridep", both.model().moe().flexBackend().value());
         assertTrue(both.origin().unpriced().stream().anyMatch(a -> a.startsWith("--moe-enable-deepep set beside the hybridep backend:"
                 + " Megatron-Core refuses the pair")), both.origin().unpriced().toString());
+        assertTrue(both.origin().unpriced().stream().anyMatch(a -> a.contains("\"Only one backend is supported for flex token"
+                + " dispatcher.\"")), both.origin().unpriced().toString());
+        // beside ncclep: not refused; Megatron-Core sets deepep over the written backend (transformer_config.py at 002526d8)
+        Specs.Job nccl = Foreign.bind("train.sh", SCRIPT.formatted(" --moe-enable-deepep --moe-flex-dispatcher-backend ncclep"));
+        assertEquals("deepep", nccl.model().moe().flexBackend().value());
+        assertEquals("--moe-enable-deepep", nccl.origin().key(Specs.Origin.FLEX_BACKEND));
+        assertTrue(nccl.origin().unpriced().stream().anyMatch(a -> a.startsWith("--moe-enable-deepep set beside the ncclep backend:"
+                + " Megatron-Core's TransformerConfig sets the backend to deepep")), nccl.origin().unpriced().toString());
         // off (a YAML test case's false): nothing
         assertNull(Foreign.bind("train.sh", SCRIPT.formatted("")).model().moe().flexBackend());
     }
@@ -155,5 +163,13 @@ class FlexBackendBindingTest {
         assertTrue(lite.origin().unpriced().stream().noneMatch(a -> a.contains("moe_router_num_groups")), lite.origin().unpriced().toString());
         // a class of no known line declares nothing
         assertNull(Nemo2Moe.declared("DeepSeekConfig", Nemo2Moe.NEMO2_GROUPS, Nemo2Moe.NEMO2_PARENTS));
+        // Bridge's GLM5 and Moonlight-based Kimi VL providers extend DeepSeekV3ModelProvider without group fields: V3's 8 / 4;
+        // Kimi K2 declares 1 / 1 and K2.5 VL extends it: no limit, not DeepSeek-V3's
+        assertEquals(8L, Nemo2Moe.declared("GLM5ModelProvider", Nemo2Moe.BRIDGE_GROUPS, Nemo2Moe.BRIDGE_PARENTS).groups());
+        assertEquals(4L, Nemo2Moe.declared("KimiVLModelProvider", Nemo2Moe.BRIDGE_GROUPS, Nemo2Moe.BRIDGE_PARENTS).topk());
+        assertEquals(new Nemo2Moe.Groups(1, 1, "KimiK2Provider", "kimi/kimi_provider.py at 2afd2d3"),
+                Nemo2Moe.declared("KimiK25VLModelProvider", Nemo2Moe.BRIDGE_GROUPS, Nemo2Moe.BRIDGE_PARENTS));
+        Specs.Job k25 = Foreign.bind("run_config.yaml", BRIDGE.formatted("").replace("DeepSeekV3ModelProvider", "KimiK25VLModelProvider"));
+        assertNull(k25.model().moe().routerGroups(), "K2.5 VL takes K2's one group, no limit");
     }
 }

@@ -236,6 +236,7 @@ final class TorchtitanAdapter implements FormatAdapter {
         j.micro = j.key(defaulted ? "pipeline_parallel_microbatch_size (not written: torchtitan's default " + DEFAULT_PP_MICROBATCH + ")"
                 : "pipeline_parallel_microbatch_size", size);
         if (j.global == null) j.microBatches = new Located<>(local / size.value(), localAt.span());
+        j.localBatch = localAt;                 // PAR006 names the count as local_batch_size ÷ pipeline_parallel_microbatch_size
         if (defaulted && local != size.value()) {      // a local batch of 1 is one micro-batch of 1 either way: nothing to say
             j.unpriced.add("[parallelism] pipeline_parallel_microbatch_size not written: " + DEFAULT_PP_MICROBATCH + " sequence per pipeline"
                     + " micro-batch, torchtitan's default (Parallelism.pipeline_parallel_microbatch_size in torchtitan/config/job_config.py);"

@@ -14,6 +14,7 @@ public final class BubbleFact {
     private final Span ppSpan;
     private final String microBatchKey, globalBatchKey, localBatchKey;
     private final long localBatchSize;
+    private final String microBatchesKey;
 
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan) {
@@ -25,18 +26,18 @@ public final class BubbleFact {
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan, String microBatchKey, String globalBatchKey) {
         this(jobName, file, pp, virtualPp, microBatches, globalBatchSize, microBatchSize, dp, bubble, ppSpan, microBatchKey,
-                globalBatchKey, 0, null);
+                globalBatchKey, 0, null, "micro_batches");
     }
 
     /**
      * With the local batch a format's pipeline schedule splits into m micro-batches of {@code microBatchSize} (torchtitan's
      * build_pipeline_schedule: {@code local_batch_size // pipeline_parallel_microbatch_size}), and the key it is written
-     * under; {@code localBatchSize} 0 for every other count.
+     * under; {@code localBatchSize} 0 for every other count. {@code microBatchesKey}: where a stated m is written.
      */
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan, String microBatchKey, String globalBatchKey,
-                      long localBatchSize, String localBatchKey) {
-        this.localBatchSize = localBatchSize; this.localBatchKey = localBatchKey;
+                      long localBatchSize, String localBatchKey, String microBatchesKey) {
+        this.localBatchSize = localBatchSize; this.localBatchKey = localBatchKey; this.microBatchesKey = microBatchesKey;
         this.jobName = jobName; this.file = file; this.pp = pp; this.virtualPp = virtualPp; this.microBatches = microBatches;
         this.globalBatchSize = globalBatchSize; this.microBatchSize = microBatchSize; this.dp = dp; this.bubble = bubble;
         this.ppSpan = ppSpan; this.microBatchKey = microBatchKey; this.globalBatchKey = globalBatchKey;
@@ -79,6 +80,13 @@ public final class BubbleFact {
     public boolean isLocalBatchSplit() { return localBatchSize > 0; }
     /** The key the job's file writes that local batch under ("local_batch_size"); null when m is counted otherwise. */
     public String getLocalBatchKey() { return localBatchKey; }
+
+    /** The key the job's file writes a stated m under ("micro_batches"; torchtitan's "[parallelism] pipeline_parallel_microbatches"). */
+    public String getMicroBatchesKey() { return microBatchesKey; }
+
+    /** m is stated under a key of the format's own (torchtitan's pipeline_parallel_microbatches), not batch.micro_batches. */
+    public boolean isCountKeyed() { return isMicroBatchesStated() && !isLocalBatchSplit() && microBatchesKey != null
+            && !microBatchesKey.equals("micro_batches"); }
 
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/bubble"; }

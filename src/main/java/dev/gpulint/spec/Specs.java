@@ -646,6 +646,9 @@ public final class Specs {
          */
         public static final String LOCAL_BATCH = "local_batch_size";
 
+        /** The quantity whose key is where a format writes the micro-batches per step (torchtitan's pipeline_parallel_microbatches). */
+        public static final String MICRO_BATCHES = "micro_batches";
+
         /** The quantity a format states its model's name under, as the file writes it (torchtitan's [model] name and flavor). */
         public static final String MODEL_NAME = "model_name";
 

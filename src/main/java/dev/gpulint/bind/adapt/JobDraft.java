@@ -333,6 +333,7 @@ final class JobDraft {
         if (keys.get(micro) != null) out.put(Specs.Origin.MICRO_BATCH, keys.get(micro));
         if (keys.get(global) != null) out.put(Specs.Origin.GLOBAL_BATCH, keys.get(global));
         if (microBatches != null && keys.get(localBatch) != null) out.put(Specs.Origin.LOCAL_BATCH, keys.get(localBatch));
+        if (keys.get(microBatches) != null) out.put(Specs.Origin.MICRO_BATCHES, keys.get(microBatches));
         if (keys.get(seqLength) != null) out.put(Specs.Origin.SEQ_LENGTH, keys.get(seqLength));
         if (keys.get(tp) != null) out.put(Specs.Origin.TP, keys.get(tp));
         // where host offload is written, as the plan's assumptions and MEM001 name it (derive.estimate.StateOffload)

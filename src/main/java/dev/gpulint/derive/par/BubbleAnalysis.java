@@ -37,6 +37,7 @@ public final class BubbleAnalysis {
         double bubble = Estimates.bubble(pp, v, m);
         out.add(new BubbleFact(r.name(), j.file(), pp, v, m, derived ? global : 0, derived || local > 0 ? micro : 0,
                 derived ? r.dpEffective() : 0, bubble, p == null || p.pp() == null ? null : p.pp().span(),
-                WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH), local, localKey));
+                WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH), local, localKey,
+                WrittenKeys.of(j, Specs.Origin.MICRO_BATCHES)));
     }
 }

@@ -244,8 +244,10 @@ final class SpecBuilder {
         if (why == null) {
             // m on several stages, L more than once: priced as the open pull requests build them, and SYN010, as the Megatron
             // adapter reads the flag (DraftBounds.pipelineLayout): a warning, never a layout left out that a build runs
-            if (layout.mtpSplit()) findings.add(dev.gpulint.bind.adapt.NewerLayouts.mtpSplit(owner, "pipeline_layout", v, layout));
-            if (layout.losses() > 1) findings.add(dev.gpulint.bind.adapt.NewerLayouts.lossSplit(owner, "pipeline_layout", v, layout));
+            Located<Long> ranks = get(par, PP.key());
+            long pp = ranks != null && ranks.value() != null ? ranks.value() : 0;
+            if (layout.mtpSplit()) findings.add(dev.gpulint.bind.adapt.NewerLayouts.mtpSplit(owner, "pipeline_layout", v, layout, pp));
+            if (layout.losses() > 1) findings.add(dev.gpulint.bind.adapt.NewerLayouts.lossSplit(owner, "pipeline_layout", v, layout, pp));
             return new Located<>(layout, v.span());
         }
         findings.add(dev.gpulint.core.Finding.of("SYN002", v.span(), owner, "'pipeline_layout' is '" + dev.gpulint.spec.Quantities.shortText(v.value()) + "': "

@@ -12,7 +12,9 @@ public final class BubbleFact {
     private final long pp, virtualPp, microBatches, globalBatchSize, microBatchSize, dp;
     private final double bubble;
     private final Span ppSpan;
-    private final String microBatchKey, globalBatchKey;
+    private final String microBatchKey, globalBatchKey, localBatchKey;
+    private final long localBatchSize;
+    private final String microBatchesKey;
 
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan) {
@@ -23,6 +25,19 @@ public final class BubbleFact {
     /** With the keys the job's file writes the micro and the global batch under (JobFact's). */
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan, String microBatchKey, String globalBatchKey) {
+        this(jobName, file, pp, virtualPp, microBatches, globalBatchSize, microBatchSize, dp, bubble, ppSpan, microBatchKey,
+                globalBatchKey, 0, null, "micro_batches");
+    }
+
+    /**
+     * With the local batch a format's pipeline schedule splits into m micro-batches of {@code microBatchSize} (torchtitan's
+     * build_pipeline_schedule: {@code local_batch_size // pipeline_parallel_microbatch_size}), and the key it is written
+     * under; {@code localBatchSize} 0 for every other count. {@code microBatchesKey}: where a stated m is written.
+     */
+    public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
+                      long microBatchSize, long dp, double bubble, Span ppSpan, String microBatchKey, String globalBatchKey,
+                      long localBatchSize, String localBatchKey, String microBatchesKey) {
+        this.localBatchSize = localBatchSize; this.localBatchKey = localBatchKey; this.microBatchesKey = microBatchesKey;
         this.jobName = jobName; this.file = file; this.pp = pp; this.virtualPp = virtualPp; this.microBatches = microBatches;
         this.globalBatchSize = globalBatchSize; this.microBatchSize = microBatchSize; this.dp = dp; this.bubble = bubble;
         this.ppSpan = ppSpan; this.microBatchKey = microBatchKey; this.globalBatchKey = globalBatchKey;
@@ -41,11 +56,11 @@ public final class BubbleFact {
     public long getMicroBatches() { return microBatches; }
     /** 0 when m is stated as batch.micro_batches; else the global batch m was derived from. */
     public long getGlobalBatchSize() { return globalBatchSize; }
-    /** The micro batch size m was derived with (0 when m is stated). */
+    /** The micro batch size m was derived with (0 when m is stated, but for a split local batch: the size it is split into). */
     public long getMicroBatchSize() { return microBatchSize; }
     /** The data-parallel size m was derived with (0 when m is stated). */
     public long getDp() { return dp; }
-    /** m is stated (batch.micro_batches), not derived from the global batch. */
+    /** m is stated (batch.micro_batches, or a local batch split by the pipeline), not derived from the global batch. */
     public boolean isMicroBatchesStated() { return globalBatchSize == 0; }
     /** The bubble, as a fraction of the step. */
     public double getBubble() { return bubble; }
@@ -55,6 +70,23 @@ public final class BubbleFact {
     public String getMicroBatchKey() { return microBatchKey; }
     /** The key the job's file writes the global batch under ("trainer.train_batch_size"; JobFact#getGlobalBatchKey). */
     public String getGlobalBatchKey() { return globalBatchKey; }
+
+    /**
+     * The local batch per data-parallel rank the pipeline schedule splits into the m micro-batches of {@link #getMicroBatchSize}
+     * (torchtitan: m = local_batch_size ÷ pipeline_parallel_microbatch_size); 0 when m is counted otherwise.
+     */
+    public long getLocalBatchSize() { return localBatchSize; }
+    /** m is the local batch split into pipeline micro-batches ({@link #getLocalBatchSize} above 0). */
+    public boolean isLocalBatchSplit() { return localBatchSize > 0; }
+    /** The key the job's file writes that local batch under ("local_batch_size"); null when m is counted otherwise. */
+    public String getLocalBatchKey() { return localBatchKey; }
+
+    /** The key the job's file writes a stated m under ("micro_batches"; torchtitan's "[parallelism] pipeline_parallel_microbatches"). */
+    public String getMicroBatchesKey() { return microBatchesKey; }
+
+    /** m is stated under a key of the format's own (torchtitan's pipeline_parallel_microbatches), not batch.micro_batches. */
+    public boolean isCountKeyed() { return isMicroBatchesStated() && !isLocalBatchSplit() && microBatchesKey != null
+            && !microBatchesKey.equals("micro_batches"); }
 
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/bubble"; }

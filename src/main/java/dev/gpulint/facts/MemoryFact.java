@@ -173,9 +173,9 @@ public final class MemoryFact implements SizedFact {
     public double getBytesOnGpu() { return bytesOnGpu; }
 
     /**
-     * The job has pipeline stages: perGpuBytes is the states' mean over them (parameters ÷ tp·pp), which the message says;
-     * the fullest stage (an uneven split, the embedding and output layer on the first and last) is the plan's estimate's,
-     * held to the same capacity by MEM002's and MEM003's stage facts.
+     * The job has pipeline stages: perGpuBytes is, when the estimate prices the job's shape ({@link #isNamed}), the states of
+     * the plan's stage with the most of them (an uneven split, the embedding and output layer on the first and last), the one
+     * `gpulint plan` prints; otherwise the states' mean over the stages (parameters ÷ tp·pp), which the message says.
      */
     public boolean isStaged() { return pp > 1; }
 
@@ -212,11 +212,18 @@ public final class MemoryFact implements SizedFact {
      * block FSDP2 prefetches beside it, whole at its peak (0: none), which perGpuBytes includes.
      */
     public MemoryFact named(String shape, int stage, double stageParameters, double heldBytes) {
+        this.staged = true;
         this.shape = shape; this.stage = stage; this.stageParameters = stageParameters; this.heldBytes = heldBytes; return this;
     }
-    /** The model states are the plan's fullest stage (a torchtitan job naming its flavor): see {@link #named}. */
-    public boolean isNamed() { return shape != null; }
-    /** Where a named job's shape came from ("[model] name and flavor llama3:405B: the model catalog's ..."); null otherwise. */
+    private boolean staged;
+    /**
+     * The model states are the plan's stage with the most of them (a torchtitan job naming its flavor, or any job with pipeline
+     * stages whose shape the estimate prices, so that check and plan judge the same stage): see {@link #named}.
+     */
+    public boolean isNamed() { return staged; }
+    /** The shape came from the model's name ({@link #getShape}), not from the sizes the job writes. */
+    public boolean isShapeFromName() { return shape != null; }
+    /** Where a named job's shape came from ("[model] name and flavor llama3:405B: the model catalog's ..."); null when the job writes it. */
     public String getShape() { return shape; }
     /** The plan's fullest stage a named job's states are those of (0 at pp 1). */
     public int getPipelineStage() { return stage; }

@@ -35,6 +35,20 @@ public final class StageMemoryFact implements SizedFact {
         this.activations = activations; this.capacity = capacity; this.span = span;
     }
 
+    private int virtualPp = 1;
+
+    /**
+     * Virtual pipeline stages per pipeline rank (interleaved 1F1B): the stage this fact counts is a pipeline rank, its
+     * {@code vpp} virtual stages (model chunks) together, where a layout (SYN010) numbers the virtual stages one by one.
+     */
+    public StageMemoryFact virtualPp(int vpp) { this.virtualPp = Math.max(1, vpp); return this; }
+    /** Virtual stages per pipeline rank (1 without the interleaved schedule). */
+    public int getVirtualPp() { return virtualPp; }
+    /** The stage is a pipeline rank holding several virtual stages ({@link #getVirtualPp} above 1). */
+    public boolean isInterleaved() { return virtualPp > 1; }
+    /** All the virtual stages, pp × vpp. */
+    public int getVirtualStages() { return stages * virtualPp; }
+
     private String accounting = "megatron-bf16", accountingWhere;
     private double bytesPerParameter = 18;
     private boolean distributed, capacityOverridesCatalog;

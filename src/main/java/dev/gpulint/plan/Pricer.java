@@ -138,6 +138,7 @@ final class Pricer implements CandidateSearch.Pricing {
         MemoryModel.Stage s = MemoryModel.fullest(shape(l.tp()), l, in.variants(), shared.states());
         StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), l::sizes, l.recompute().id(), s.stage(), l.pp(),
                 s.weights(), s.gradients(), s.optimizer(), s.activations(), usable(), span, aspect);
+        f.virtualPp(l.virtualPp());
         // the job's accounting at the layout's sharding choice is stateBytes' (in.bytes().at, kept per choice; the one fullest(l)
         // reads), as StageMemory.account takes it for check's own layout; no second branch: a Pricer's job has its StateBytes
         return dev.gpulint.derive.estimate.StageMemory.accounted(f, stateBytes(l.zeroStage(), l.distributedOptimizer()), l, overridesCatalog);

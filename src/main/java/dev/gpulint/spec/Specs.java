@@ -652,6 +652,16 @@ public final class Specs {
                 DISPATCHER = "moe_dispatcher", ENABLE_DEEPEP = "moe_enable_deepep",
                 CROSS_ENTROPY_IMPL = "cross_entropy_fusion_impl";
 
+        /**
+         * The quantity whose key is the local batch a format's pipeline schedule splits into its micro-batches (torchtitan's
+         * {@code local_batch_size}, split into {@code pipeline_parallel_microbatch_size} ones), recorded only where the format
+         * counts the micro-batches per step that way (PAR006 names it and advises raising it).
+         */
+        public static final String LOCAL_BATCH = "local_batch_size";
+
+        /** The quantity whose key is where a format writes the micro-batches per step (torchtitan's pipeline_parallel_microbatches). */
+        public static final String MICRO_BATCHES = "micro_batches";
+
         /** The quantity a format states its model's name under, as the file writes it (torchtitan's [model] name and flavor). */
         public static final String MODEL_NAME = "model_name";
 

@@ -57,6 +57,26 @@ class TorchtitanPipelineMicroBatchTest {
     }
 
     @Test
+    void theExperimentalEraCountSplitsTheBatch(@TempDir Path dir) {
+        // torchtitan's first releases: [experimental] pipeline_parallel_microbatches 4 splits [training] batch_size 8 into
+        // micro-batches of 2 (build_pipeline_schedule, torchtitan/parallelisms/pipelining_utils.py at 680647378f15)
+        String out = plan(dir, Recipes.torchtitan("8B").training("batch_size = 8", "seq_len = 2048", "data_parallel_degree = -1")
+                .table("[experimental]\npipeline_parallel_degree = 4\npipeline_parallel_microbatches = 4").toml());
+        assertTrue(out.contains("tp 1, pp 4, dp 4, micro batch 2, global batch 32, 4 micro-batches per step,"), out);
+        assertFalse(out.contains("pipeline_parallel_microbatch_size"), out);
+    }
+
+    @Test
+    void theExperimentalEraDefaultCountIsThePipelineDegree(@TempDir Path dir) {
+        // not written: n_microbatches = pipeline_parallel_degree × the rank's stages, 1 for the default 1F1B schedule
+        String out = plan(dir, Recipes.torchtitan("8B").training("batch_size = 8", "seq_len = 2048", "data_parallel_degree = -1")
+                .table("[experimental]\npipeline_parallel_degree = 2").toml());
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 4, global batch 64, 2 micro-batches per step,"), out);
+        assertTrue(out.contains("[experimental] pipeline_parallel_microbatches not written: torchtitan's default, pipeline_parallel_degree 2"
+                + " micro-batches per step"), out);
+    }
+
+    @Test
     void withoutPipelineTheLocalBatchIsTheMicroBatch(@TempDir Path dir) {
         String out = plan(dir, Recipes.torchtitan("8B").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertTrue(out.contains("tp 2, pp 1, dp 8, micro batch 8, global batch 64,"), out);

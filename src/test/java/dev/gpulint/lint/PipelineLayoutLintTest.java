@@ -60,7 +60,8 @@ class PipelineLayoutLintTest {
         String split = V3.replace("Et*3|(tt|)*29,m|L", "Et*3|(tt|)*28,t|tm|mL").replace("  --micro-batch-size", "  --mtp-num-layers: 2\n  --micro-batch-size");
         List<String> out = lint(SourceFile.of("v3/model_config.yaml", split));
         assertEquals(List.of("v3/model_config.yaml:6:37 SYN010 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*28,t|tm|mL': it places the"
-                + " MTP layers (m) on 2 stages (31, 32 of 32); Megatron-Core's releases and its main branch stop at start-up on it"
+                + " MTP layers (m) on 2 virtual stages (31, 32 of 32: pp 16 × 2 virtual stages per rank, on pipeline ranks 15, 16 of 16);"
+                + " Megatron-Core's releases and its main branch stop at start-up on it"
                 + " (validate_layer_layout, megatron/core/transformer/pipeline_parallel_layer_layout.py at NVIDIA/Megatron-LM 00caa53a:"
                 + " \"All of the MTP layers must be in the same one virtual pipeline stage\"), and only a Megatron-LM build with the open,"
                 + " unmerged pull request NVIDIA/Megatron-LM#5329 (mtp_split) runs it; put every m on one stage, the last virtual chunk of"
@@ -70,7 +71,7 @@ class PipelineLayoutLintTest {
         // the loss twice on one stage (mtp_loss_split, pull request #5318, 1 + 1 slots): "Loss must be specified exactly once"
         List<String> loss = lint(SourceFile.of("v3/model_config.yaml", V3.replace(",m|L", ",m|LL")));
         assertEquals(List.of("v3/model_config.yaml:6:37 SYN010 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*29,m|LL': it names the"
-                + " loss (L) 2 times, on stage 32 of 32, which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk);"
+                + " loss (L) 2 times, on virtual stage 32 of 32: pp 16 × 2 virtual stages per rank, on pipeline rank 16 of 16, which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk);"
                 + " Megatron-Core's releases and its main branch stop at start-up on it (validate_layer_layout,"
                 + " megatron/core/transformer/pipeline_parallel_layer_layout.py at NVIDIA/Megatron-LM 00caa53a: \"Loss must be specified"
                 + " exactly once\"), and only a Megatron-LM build with the open, unmerged pull request NVIDIA/Megatron-LM#5318"
@@ -79,7 +80,7 @@ class PipelineLayoutLintTest {
         // both at once: one finding of each kind at the value
         List<String> both = of(lint(SourceFile.of("v3/model_config.yaml", split.replace("t|tm|mL", "t|tmL|mLL"))), "SYN010");
         assertEquals(2, both.size(), both.toString());
-        assertTrue(both.get(0).contains("on 2 stages (31, 32 of 32)") != both.get(1).contains("on 2 stages (31, 32 of 32)"), both.toString());
+        assertTrue(both.get(0).contains("on 2 virtual stages (31, 32 of 32") != both.get(1).contains("on 2 virtual stages (31, 32 of 32"), both.toString());
         // every m on one stage: quiet
         String together = split.replace("t|tm|mL", "t|t|mmL");
         assertEquals(List.of(), of(lint(SourceFile.of("v3/model_config.yaml", together)), "SYN010"));

@@ -221,8 +221,8 @@ final class DraftBounds {
         }
         // the newer Megatron-LM's rules (PipelineLayout#problem): which version's rule let the layout in, and what it does
         if (layout.mtpSplit()) j.unpriced.add(layout.mtpSplitNote(key, segments != null && !segments.value().isEmpty()));
-        if (layout.mtpSplit()) out.add(NewerLayouts.mtpSplit(j.format + ":" + owner + "/" + key, key, v, layout));
-        if (layout.losses() > 1) out.add(NewerLayouts.lossSplit(j.format + ":" + owner + "/" + key, key, v, layout));
+        if (layout.mtpSplit()) out.add(NewerLayouts.mtpSplit(j.format + ":" + owner + "/" + key, key, v, layout, pp));
+        if (layout.losses() > 1) out.add(NewerLayouts.lossSplit(j.format + ":" + owner + "/" + key, key, v, layout, pp));
         if (layout.lossSplit()) {
             j.unpriced.add(layout.lossSplitNote(key, j.mtpLossStages != null ? PipelineLayout.LOSSES_PRICED
                     : j.hybrid != null ? PipelineLayout.HYBRID_LOSSES : PipelineLayout.LOSSES_ON_SEGMENTS));

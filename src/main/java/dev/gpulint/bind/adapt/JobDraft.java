@@ -30,6 +30,8 @@ final class JobDraft {
     Located<Long> tp, pp, cp, ep, etp, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     /** micro-batches per step per data-parallel replica, where the format sets the count rather than the global batch (torchtitan's pipeline) */
     Located<Long> microBatches;
+    /** the local batch the pipeline splits into {@link #microBatches} of {@link #micro} (torchtitan), for the key messages name */
+    Located<Long> localBatch;
     Located<Boolean> sequenceParallel;
     /** The rank order, fastest first, when the format states one (Megatron's --use-tp-pp-dp-mapping: {@link TpPpDpMapping}); null: the default. */
     Located<List<ParallelDim>> order;
@@ -330,6 +332,8 @@ final class JobDraft {
         Map<String, String> out = new LinkedHashMap<>();
         if (keys.get(micro) != null) out.put(Specs.Origin.MICRO_BATCH, keys.get(micro));
         if (keys.get(global) != null) out.put(Specs.Origin.GLOBAL_BATCH, keys.get(global));
+        if (microBatches != null && keys.get(localBatch) != null) out.put(Specs.Origin.LOCAL_BATCH, keys.get(localBatch));
+        if (keys.get(microBatches) != null) out.put(Specs.Origin.MICRO_BATCHES, keys.get(microBatches));
         if (keys.get(seqLength) != null) out.put(Specs.Origin.SEQ_LENGTH, keys.get(seqLength));
         if (keys.get(tp) != null) out.put(Specs.Origin.TP, keys.get(tp));
         // where host offload is written, as the plan's assumptions and MEM001 name it (derive.estimate.StateOffload)

@@ -34,25 +34,53 @@ public final class NewerLayouts {
     private static final String MAIN = "Megatron-Core's releases and its main branch stop at start-up on it (validate_layer_layout,"
             + " megatron/core/transformer/pipeline_parallel_layer_layout.py at NVIDIA/Megatron-LM 00caa53a: ";
 
-    /** The layout places m on several stages: runs only with pull request #5329. */
-    public static Finding mtpSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
+    /**
+     * The layout places m on several stages: runs only with pull request #5329. Over {@code pp} pipeline ranks (0: not
+     * known), a layout of more stages than pp has pp × vp virtual ones (Megatron-Core takes vp from the layout), and the message says so and on which pipeline ranks they sit (virtual stage
+     * s, counted from 0, is chunk s ÷ pp of rank s mod pp: Megatron's interleaved order), so that its numbers are not read as
+     * the pipeline stages MEM003 and `gpulint plan` count (ranks).
+     */
+    public static Finding mtpSplit(String owner, String key, Located<String> v, PipelineLayout layout, long pp) {
         List<Integer> at = stagesWith(layout, PipelineLayout.Stage::mtp);
-        String message = head(key, v) + "it places the MTP layers (m) on " + at.size() + " stages (" + listed(at) + " of " + layout.stages().size() + "); " + MAIN
+        String message = head(key, v) + "it places the MTP layers (m) on " + at.size() + " " + stages(layout, pp, true) + " (" + listed(at)
+                + " of " + layout.stages().size() + ranks(layout, pp, at) + "); " + MAIN
                 + "\"All of the MTP layers must be in the same one virtual pipeline stage\"), and only a Megatron-LM build with the open,"
                 + " unmerged pull request NVIDIA/Megatron-LM#5329 (mtp_split) runs it; put every m on one stage, the last virtual chunk of"
                 + " its pipeline rank (as \"…|mm|L\" or \"…|mmL\"), or suppress SYN010 here if you run a build with that pull request";
         return new Finding("SYN010", Level.WARNING, v.span(), message, List.of(), owner + "#mtp_split");
     }
 
-    /** The layout names the loss more than once: runs only with pull request #5318. */
-    public static Finding lossSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
+    /**
+     * The layout names the loss more than once: runs only with pull request #5318. Over {@code pp} pipeline ranks (0: not
+     * known), the virtual stages named as such ({@link #mtpSplit}).
+     */
+    public static Finding lossSplit(String owner, String key, Located<String> v, PipelineLayout layout, long pp) {
         List<Integer> at = stagesWith(layout, PipelineLayout.Stage::loss);
-        String message = head(key, v) + "it names the loss (L) " + layout.losses() + " times, on " + (at.size() == 1 ? "stage " : "stages ")
-                + listed(at) + " of " + layout.stages().size() + ", which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk); " + MAIN
+        String message = head(key, v) + "it names the loss (L) " + layout.losses() + " times, on " + stages(layout, pp, at.size() != 1) + " "
+                + listed(at) + " of " + layout.stages().size() + ranks(layout, pp, at) + ", which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk); " + MAIN
                 + "\"Loss must be specified exactly once\"), and only a Megatron-LM build with the open, unmerged pull request"
                 + " NVIDIA/Megatron-LM#5318 (mtp_loss_split) runs it; write one L, at the end of the last stage, or suppress SYN010"
                 + " here if you run a build with that pull request";
         return new Finding("SYN010", Level.WARNING, v.span(), message, List.of(), owner + "#mtp_loss_split");
+    }
+
+    /** A layout of more stages than pp ranks: its stages are virtual ones. */
+    private static boolean virtual(PipelineLayout layout, long pp) {
+        return pp > 0 && layout.stages().size() > pp && layout.stages().size() % pp == 0;
+    }
+
+    private static String stages(PipelineLayout layout, long pp, boolean plural) {
+        return (virtual(layout, pp) ? "virtual " : "") + (plural ? "stages" : "stage");
+    }
+
+    /** ": pp 16 × 2 virtual stages per rank, on pipeline ranks 15, 16" for virtual stages; "" otherwise. */
+    private static String ranks(PipelineLayout layout, long pp, List<Integer> at) {
+        if (!virtual(layout, pp)) return "";
+        java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
+        for (int s : at) ranks.add((int) ((s - 1) % pp) + 1);      // counted from 1, as the virtual stages are
+        List<Integer> listedRanks = new ArrayList<>(ranks);
+        return ": pp " + pp + " × " + layout.stages().size() / pp + " virtual stages per rank, on pipeline rank" + (ranks.size() == 1 ? " " : "s ")
+                + listed(listedRanks) + " of " + pp;
     }
 
     private static String head(String key, Located<String> v) {

@@ -223,6 +223,7 @@ final class TorchtitanAdapter implements FormatAdapter {
      * A size that is not a whole number, or does not divide the local batch (torchtitan refuses it), is left unread.
      */
     private static void pipelineMicroBatch(JobDraft j, MappingNode root, MappingNode par, MappingNode training) {
+        if (pipelineCount(j, root)) return;         // the releases before the size: the count written (or pp)
         if (par == null || j.pp == null || j.pp.value() == null || j.pp.value() <= 1 || j.micro == null || j.micro.value() == null) return;
         if ("sbh".equals(j.tpActivationLayout == null ? null : j.tpActivationLayout.value())) return;     // folded token names
         long local = j.micro.value();
@@ -236,12 +237,66 @@ final class TorchtitanAdapter implements FormatAdapter {
         j.micro = j.key(defaulted ? "pipeline_parallel_microbatch_size (not written: torchtitan's default " + DEFAULT_PP_MICROBATCH + ")"
                 : "pipeline_parallel_microbatch_size", size);
         if (j.global == null) j.microBatches = new Located<>(local / size.value(), localAt.span());
+        j.localBatch = localAt;                 // PAR006 names the count as local_batch_size ÷ pipeline_parallel_microbatch_size
         if (defaulted && local != size.value()) {      // a local batch of 1 is one micro-batch of 1 either way: nothing to say
             j.unpriced.add("[parallelism] pipeline_parallel_microbatch_size not written: " + DEFAULT_PP_MICROBATCH + " sequence per pipeline"
                     + " micro-batch, torchtitan's default (Parallelism.pipeline_parallel_microbatch_size in torchtitan/config/job_config.py);"
                     + " the local batch " + local + " runs as " + local / size.value() + " micro-batches per step (n_microbatches ="
                     + " local_batch_size // pipeline_parallel_microbatch_size, torchtitan/distributed/pipeline_parallel.py)");
         }
+    }
+
+    /** torchtitan's single-stage pipeline schedules (one stage per rank; 1F1B the default), lower case. */
+    private static final List<String> SINGLE_STAGE = List.of("1f1b", "gpipe");
+
+    /**
+     * torchtitan before {@code pipeline_parallel_microbatch_size}: the pipeline's count of micro-batches is written,
+     * {@code pipeline_parallel_microbatches} ({@code [experimental]} in the first releases, beside {@code pipeline_parallel_degree};
+     * {@code [parallelism]} once the table was renamed, the same key and rule), and the local batch ({@code [training]
+     * batch_size}, later {@code local_batch_size}) is split into that many: build_pipeline_schedule in
+     * torchtitan/parallelisms/pipelining_utils.py (pytorch/torchtitan at 680647378f15fba3437413b2ce25b6b3ce3c920a):
+     * {@code n_microbatches = pipeline_parallel_microbatches}, not written {@code pipeline_parallel_degree × len(stages)} (the
+     * rank's stages: 1 for the single-stage schedules, 1F1B its default), and "Batch size ... must be divisible by number of
+     * microbatches" (a ValueError). So the micro-batch is local ÷ count, and a step runs count of them. Read when the file
+     * writes the count, or writes pp under {@code [experimental]} with a single-stage schedule (the default count pp, said among
+     * the plan's assumptions); a count that is no whole number or does not divide the local batch is left unread, as torchtitan
+     * refuses it. True when read (the size's reading then does not apply).
+     */
+    private static boolean pipelineCount(JobDraft j, MappingNode root) {
+        if (j.pp == null || j.pp.value() == null || j.pp.value() <= 1 || j.micro == null || j.micro.value() == null) return false;
+        if ("sbh".equals(j.tpActivationLayout == null ? null : j.tpActivationLayout.value())) return false;
+        String table = null;
+        dev.gpulint.tree.ScalarNode written = null;
+        for (String t : List.of("parallelism", "experimental")) {
+            written = scalar(map(root, t), "pipeline_parallel_microbatches");
+            if (written != null && !written.isNull()) { table = t; break; }
+            written = null;
+        }
+        boolean experimental = scalar(map(root, "experimental"), "pipeline_parallel_degree") != null;
+        if (written == null && !experimental) return false;
+        if (written == null && scalar(map(root, "parallelism"), "pipeline_parallel_microbatch_size") != null) return false;
+        long local = j.micro.value();
+        Located<Long> count;
+        if (written != null) {
+            count = TreeValues.whole(written);
+            if (count == null || count.value() < 1 || local % count.value() != 0) return true;       // refused by torchtitan: unread
+        } else {
+            dev.gpulint.tree.ScalarNode schedule = scalar(map(root, "experimental"), "pipeline_parallel_schedule");
+            String name = schedule == null || schedule.isNull() ? "1f1b" : schedule.text().strip().toLowerCase(java.util.Locale.ROOT);
+            if (!SINGLE_STAGE.contains(name) || local % j.pp.value() != 0) return true;    // stages per rank not known here: unread
+            count = new Located<>(j.pp.value(), j.pp.span());
+        }
+        String localKey = j.keyOf(j.micro, "batch_size");
+        String countKey = written != null ? "[" + table + "] pipeline_parallel_microbatches"
+                : "pipeline_parallel_microbatches (not written: torchtitan's default, pipeline_parallel_degree " + count.value() + ")";
+        j.micro = j.key(localKey + " ÷ pipeline_parallel_microbatches", new Located<>(local / count.value(), count.span()));
+        if (j.global == null) j.microBatches = j.key(countKey, count);
+        if (written == null) {
+            j.unpriced.add("[experimental] pipeline_parallel_microbatches not written: torchtitan's default, pipeline_parallel_degree "
+                    + count.value() + " micro-batches per step (build_pipeline_schedule, torchtitan/parallelisms/pipelining_utils.py): the local"
+                    + " batch " + local + " in " + count.value() + " micro-batches of " + local / count.value());
+        }
+        return true;
     }
 
     /**

@@ -33,6 +33,7 @@ public final class StageMemory {
         Layout l = x.layout();
         StageMemoryFact f = new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l::sizes, l.recompute().id(),
                 s.stage(), l.pp(), s.weights(), s.gradients(), s.optimizer(), s.activations(), x.capacityBytes(), at);
+        f.virtualPp(l.virtualPp());
         if (sized != null) f.sized(sized.fact());
         return Optional.of(account(f, e.inputs().bytes(), l, GpuMemory.of(e.job().group()).map(GpuMemory::overridesCatalog).orElse(false)));
     }
@@ -41,7 +42,7 @@ public final class StageMemory {
      * Whether check holds the job's estimated memory to the GPU's: its shape is written, or it is a torchtitan configuration
      * that names its flavor ({@link #namedTitan}), whose memory layout is written too.
      */
-    static boolean checked(Specs.Job j) {
+    public static boolean checked(Specs.Job j) {
         return JobInputs.shapeSource(j) == null || namedTitan(j);
     }
 

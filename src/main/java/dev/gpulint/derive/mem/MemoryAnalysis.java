@@ -23,11 +23,12 @@ import dev.gpulint.spec.Specs;
  * <p>The bytes per parameter ({@link StateBytes}), what leaves the GPU ({@link StateOffload}) and the ranks the states
  * shard over ({@link StateShards}: dp·cp, under hybrid sharding the shard group · cp, the routed experts' expert
  * data-parallel group) are the plan's memory's own functions, so `check` and `plan` shard a job's states alike. What
- * differs on purpose: MEM001/MEM002 count the parameters the job states (model.parameters, model.expert_parameters)
- * ÷ tp·pp, the mean over the pipeline stages, which the message says when pp > 1, because a stated count does not say
- * which layers, embedding and output layer each stage holds. The plan's estimate prices the fullest stage from the
- * model's shape (uneven splits, the embedding on the first stage and the output layer on the last:
- * MemoryModel#stages); MEM002's stage rule and MEM003 hold that one to the same capacity when the job states its shape.
+ * differs on purpose: without a shape the estimate prices, MEM001/MEM002 count the parameters the job states
+ * (model.parameters, model.expert_parameters) ÷ tp·pp, the mean over the pipeline stages, which the message says when
+ * pp > 1, because a stated count does not say which layers, embedding and output layer each stage holds. With the shape
+ * (and pp > 1), or a torchtitan flavor, they take the estimate's stage with the most states ({@link #named}), the one the
+ * plan prints (uneven splits, the embedding on the first stage and the output layer on the last: MemoryModel#stages), for
+ * every format alike; MEM002's stage rule and MEM003 hold the fullest stage to the same capacity.
  */
 public final class MemoryAnalysis {
     private MemoryAnalysis() {}
@@ -65,6 +66,13 @@ public final class MemoryAnalysis {
         Resolved.Group g = r.group();
         if (j.model() == null) return;
         if (j.model().parameters() == null) {
+            if (StageMemory.namedTitan(j)) named(r, e, sized, out);
+            return;
+        }
+        // pipeline stages and a shape the estimate prices (StageMemory.checked: written, or a torchtitan flavor): the stage
+        // with the most states by the estimate, the one `gpulint plan` prints and MEM002's stage rule and MEM003 judge, not the
+        // stated count's mean over the stages (an uneven split, the embedding and output layer make the stages differ)
+        if (r.pp() > 1 && e != null && e.estimate() != null && StageMemory.checked(j)) {
             named(r, e, sized, out);
             return;
         }
@@ -164,7 +172,7 @@ public final class MemoryAnalysis {
      */
     static void named(Resolved.Job r, JobEstimate e, UnstatedSize.Size sized, Facts out) {
         Specs.Job j = r.spec();
-        if (e == null || e.estimate() == null || !StageMemory.namedTitan(j)) return;
+        if (e == null || e.estimate() == null) return;
         GpuMemory memory = GpuMemory.of(r.group()).orElse(null);
         if (memory == null) return;
         Estimate x = e.estimate();
@@ -184,7 +192,7 @@ public final class MemoryAnalysis {
         }
         long dp = l.dp(), shard = l.shardRanks();
         double perGpu = s.weights() + s.gradients() + s.optimizer();
-        var at = j.model().layers() != null ? j.model().layers().span() : j.span();
+        var at = j.model().parameters() != null ? j.model().parameters().span() : j.model().layers() != null ? j.model().layers().span() : j.span();
         MemoryFact f = new MemoryFact(r.name(), j.file(), x.model().parameters(), at, stated.total(),
                 sb.accounting() == StateBytes.Accounting.STATED, stated.weights(), stated.gradients(), stated.optimizer(), l.tp(), l.pp(),
                 dp, zero, perGpu, memory.bytes(), memory.gpu(), r.group().name(), memory.declared(), memory.span(), false, false, null);

@@ -27,12 +27,17 @@ public final class BubbleAnalysis {
             derived = true;
         }
         if (m <= 0) return;
+        // a local batch the pipeline schedule splits (torchtitan: m = local_batch_size ÷ pipeline_parallel_microbatch_size), m
+        // stated: the message names both keys, and the fixes that exist there (a larger local batch, a smaller split)
+        String localKey = derived || micro <= 0 || j.origin() == null ? null : j.origin().key(Specs.Origin.LOCAL_BATCH);
+        long local = localKey == null ? 0 : Placement.mulSat(m, micro);
         Specs.Parallelism p = j.parallelism();
         long v = r.virtualPp();
         if (v <= 0) return;
         double bubble = Estimates.bubble(pp, v, m);
-        out.add(new BubbleFact(r.name(), j.file(), pp, v, m, derived ? global : 0, derived ? micro : 0, derived ? r.dpEffective() : 0,
-                bubble, p == null || p.pp() == null ? null : p.pp().span(),
-                WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH)));
+        out.add(new BubbleFact(r.name(), j.file(), pp, v, m, derived ? global : 0, derived || local > 0 ? micro : 0,
+                derived ? r.dpEffective() : 0, bubble, p == null || p.pp() == null ? null : p.pp().span(),
+                WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH), local, localKey,
+                WrittenKeys.of(j, Specs.Origin.MICRO_BATCHES)));
     }
 }

@@ -202,6 +202,7 @@ final class MegatronAdapter implements FormatAdapter {
         }
         j.micro = j.key("--micro-batch-size", located(flags.get("--micro-batch-size")));
         j.global = j.key("--global-batch-size", located(flags.get("--global-batch-size")));
+        stepBatchSchedule(j, flags.get("--step-batch-size-schedule"));
         j.seqLength = j.key("--seq-length", located(flags.get("--seq-length")));
         j.experts = j.key("--num-experts", located(flags.get("--num-experts")));
         j.hidden = j.key("--hidden-size", located(flags.get("--hidden-size")));
@@ -408,6 +409,34 @@ final class MegatronAdapter implements FormatAdapter {
     private static Located<Long> bf16Count(JobDraft j, Map<String, Word> flags, String flag) {
         Word w = flags.get(flag);
         return w == null || !w.known() ? null : FirstLastBf16.count(j, w.text(), w.span(), flag);
+    }
+
+    /**
+     * {@code --step-batch-size-schedule "0:384 200B:768 400B:1152"} (NVIDIA/Megatron-LM pull request 4411; Megatron-Core's
+     * num_microbatches_calculator: "THRESHOLD:BS THRESHOLD:BS ...", thresholds with K/M/B/T suffixes) sets the global batch
+     * step by step and makes Megatron ignore --global-batch-size (it warns "--global-batch-size is ignored when using
+     * --step-batch-size-schedule"). The plan prices the first steps: the batch of the threshold 0, at the schedule's value,
+     * and says so with the later batches; a schedule with no threshold 0, or a batch that is no whole number, is not read.
+     */
+    private static void stepBatchSchedule(JobDraft j, Word w) {
+        if (w == null || !w.known()) return;
+        String[] items = w.text().strip().split("\\s+");
+        Long first = null;
+        java.util.List<String> later = new java.util.ArrayList<>();
+        for (String item : items) {
+            int colon = item.indexOf(':');
+            if (colon <= 0) return;
+            long bs;
+            try { bs = Long.parseLong(item.substring(colon + 1)); } catch (NumberFormatException e) { return; }
+            if (bs <= 0) return;
+            if (first == null && item.substring(0, colon).equals("0")) first = bs;
+            else later.add(bs + " from " + item.substring(0, colon));
+        }
+        if (first == null) return;
+        j.global = j.key("--step-batch-size-schedule", new Located<>(first, w.span()));
+        j.unpriced.add("--step-batch-size-schedule \"" + w.text().strip() + "\": the global batch of the first steps, " + first
+                + ", is planned" + (later.isEmpty() ? "" : "; the later ones (" + String.join(", ", later) + ") are not")
+                + " (Megatron-LM pull request 4411; Megatron ignores --global-batch-size beside it)");
     }
 
     static Located<Long> located(Word w) {

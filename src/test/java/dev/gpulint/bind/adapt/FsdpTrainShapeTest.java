@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
@@ -70,13 +71,71 @@ class FsdpTrainShapeTest {
             assertEquals(4096L, m.seqLength().value());
             assertEquals(true, m.gatedMlp().value(), "llama_v2: SwiGLU");
             assertEquals(false, m.tiedEmbeddings().value());
-            assertNull(m.vocabSize(), "not written: the plan's default, which it states");
+            assertEquals(50_432L, m.vocabSize().value(), "not written: the program's default (arguments.py), which the plan states");
             assertEquals(2L, j.batch().microBatchSize().value());
             assertEquals(3L, j.optimizer().zeroStage().value(), "full sharding: parameters, gradients and optimizer states");
             assertEquals("full", j.recompute().granularity().value());
             assertEquals(List.of(8L), j.origin().stated().stream().filter(x -> x.quantity().equals("per_node"))
                     .map(Specs.Stated::number).toList(), launcher + " --nproc_per_node is read as the GPUs per node it starts");
         }
+    }
+
+    /** The 70B Llama 3.1 job's flags as its PyTorchJob writes them: no --activation_checkpointing, --vocab_size or --model_type default. */
+    private static final String LLAMA31_70B_UNSTATED = """
+            - --max_context_width=8192
+            - --num_key_value_heads=8
+            - --intermediate_size=28672
+            - --hidden_width=8192
+            - --num_layers=80
+            - --num_heads=64
+            - --model_type=llama_v3
+            - --tokenizer=hf-internal-testing/llama-tokenizer
+            - --train_batch_size=1
+            - --sharding_strategy=full
+            - --offload_activations=1
+            """;
+
+    @Test
+    void flagsNotWrittenAreTheProgramsDefaultsSaidInTheAssumptions() {
+        Specs.Job j = Foreign.bind("llama3_1_70b-fsdp.yaml", manifest("/usr/local/bin/torchrun", LLAMA31_70B_UNSTATED));
+        // arguments.py: --activation_checkpointing default 1, and train.py then checkpoints every transformer layer
+        assertEquals("full", j.recompute().granularity().value(), "the program's default, not the plan's selective");
+        assertEquals(50_432L, j.model().vocabSize().value(), "arguments.py's --vocab_size default");
+        assertEquals(1L, j.batch().microBatchSize().value(), "written");
+        List<String> unpriced = j.origin().unpriced();
+        assertTrue(unpriced.stream().anyMatch(u -> u.startsWith("--activation_checkpointing not written: 1, the program's default")), unpriced.toString());
+        assertTrue(unpriced.stream().anyMatch(u -> u.startsWith("--vocab_size not written: 50,432")), unpriced.toString());
+        assertTrue(unpriced.stream().anyMatch(u -> u.startsWith("--offload_activations 1: ")), unpriced.toString());
+        assertTrue(unpriced.stream().noneMatch(u -> u.startsWith("--model_type") || u.startsWith("--train_batch_size")
+                || u.startsWith("--sharding_strategy")), "written: no default line " + unpriced);
+    }
+
+    @Test
+    void theDefaultModelTypeIsGptNeoxWhoseMlpIsFourTimesTheHiddenWhateverIntermediateSizeSays() {
+        Specs.Job j = Foreign.bind("neox.yaml", manifest("torchrun", """
+                - --hidden_width=2048
+                - --num_layers=24
+                - --num_heads=16
+                - --intermediate_size=5504
+                """));
+        assertEquals(false, j.model().gatedMlp().value(), "gpt_neox: gelu MLP");
+        assertEquals(false, j.model().tiedEmbeddings().value(), "GPTNeoXConfig: untied");
+        assertNull(j.model().ffnHiddenSize(), "get_model_config builds 4 × hidden for gpt_neox: the plan's default, not 5504");
+        assertEquals(2L, j.batch().microBatchSize().value(), "arguments.py's --train_batch_size default");
+        assertEquals(3L, j.optimizer().zeroStage().value(), "--sharding_strategy default full");
+        assertEquals("full", j.recompute().granularity().value());
+    }
+
+    @Test
+    void aFlagWrittenAsAPlaceholderIsNotDefaulted() {
+        Specs.Job j = Foreign.bind("tmpl.yaml", manifest("torchrun", """
+                - --hidden_width=4096
+                - --num_layers=32
+                - --num_heads=32
+                - --model_type=llama_v2
+                - --activation_checkpointing=$AC
+                """));
+        assertNull(j.recompute() == null ? null : j.recompute().granularity(), "a placeholder is unknown, not the default");
     }
 
     @Test

@@ -112,4 +112,34 @@ class MegatronPlanFlagsTest {
                 """).get(0);
         assertEquals(16.0, j.optimizer().bytesPerParameter().value());
     }
+
+    /**
+     * Megatron-LM's gpt3_15b_8t release shape: MODEL_ARGS with --step-batch-size-schedule in place of --global-batch-size. The
+     * plan prices the batch of the first steps (threshold 0) and says the later ones; before, the global batch was unstated and
+     * the plan took micro batch × dp.
+     */
+    @Test
+    void aStepBatchSizeScheduleGivesTheFirstStepsGlobalBatch() {
+        String args = """
+                MODEL_ARGS:
+                  --tensor-model-parallel-size: 8
+                  --pipeline-model-parallel-size: 1
+                  --micro-batch-size: 4
+                  --step-batch-size-schedule: "0:384 200B:768 400B:1152"
+                  --num-layers: 32
+                  --hidden-size: 6144
+                  --num-attention-heads: 48
+                  --seq-length: 4096
+                """;
+        Specs.Job j = jobs("model_config.yaml", args).get(0);
+        assertEquals(384L, j.batch().globalBatchSize().value());
+        assertEquals(5, j.batch().globalBatchSize().span().startLine());
+        assertTrue(j.origin().unpriced().contains("--step-batch-size-schedule \"0:384 200B:768 400B:1152\": the global batch of the"
+                + " first steps, 384, is planned; the later ones (768 from 200B, 1152 from 400B) are not (Megatron-LM pull request 4411;"
+                + " Megatron ignores --global-batch-size beside it)"), j.origin().unpriced().toString());
+        Specs.Job both = jobs("model_config.yaml", args.replace("  --micro-batch-size: 4\n", "  --micro-batch-size: 4\n  --global-batch-size: 512\n")).get(0);
+        assertEquals(384L, both.batch().globalBatchSize().value(), "the schedule wins: Megatron ignores --global-batch-size beside it");
+        Specs.Job noZero = jobs("model_config.yaml", args.replace("0:384 ", "")).get(0);
+        assertNull(noZero.batch().globalBatchSize(), "no threshold 0: not read");
+    }
 }

@@ -22,7 +22,7 @@ public final class FsdpTrainFlags {
     /** The flags read, each the first value a command gives it. */
     public static final Set<String> FLAGS = Set.of(MARK, "--num_layers", "--num_heads", "--num_key_value_heads",
             "--intermediate_size", "--max_context_width", "--vocab_size", "--train_batch_size", "--model_type", "--bf16",
-            "--activation_checkpointing", "--sharding_strategy");
+            "--activation_checkpointing", "--sharding_strategy", "--offload_activations");
 
     /** The value of one of the {@link #FLAGS} at word {@code i} of {@code w}, when it is written with a value. */
     static void scan(List<Word> w, int i, Map<String, Word> out) {

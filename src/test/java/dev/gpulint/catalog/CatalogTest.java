@@ -85,10 +85,15 @@ class CatalogTest {
         java.util.Map<String, Double> b300Eff = C.compute().efficiencies("B300").orElseThrow().values();
         assertEquals(0.68, b300Eff.get("gemm"), 1e-9, "B300's bf16 MAMF 0.786 × 0.86");
         assertEquals(0.64, b300Eff.get("gemm_fp8"), 1e-9, "B300's fp8 MAMF 0.745 × 0.86");
-        assertEquals(0.33, b300Eff.get("attention"), 1e-9, "Blackwell Ultra's attention, GB300's");
-        // GB300 and GB200 price alike but for attention: cuDNN SDPA on GB300 runs 1.107 times GB200's rate at 8,192 tokens
-        assertEquals(0.3, C.compute().efficiencies("GB200").orElseThrow().values().get("attention"), 1e-9);
-        assertEquals(0.33, C.compute().efficiencies("GB300").orElseThrow().values().get("attention"), 1e-9, "0.3 × 1.107, two places");
+        assertEquals(0.31, b300Eff.get("attention"), 1e-9, "Blackwell Ultra's attention, GB300's");
+        // GB300 and GB200 price alike but for attention: Hopper's fitted 0.3 × cuDNN 9.19 SDPA's share of the bf16 peak over
+        // H200's at 8,192 tokens (GB200 0.474, GB300 0.514, H200 0.491), B200 through its 9.13 run beside GB300 (0.469)
+        assertEquals(0.3 * 0.474 / 0.491, 0.29, 0.005);
+        assertEquals(0.3 * 0.514 / 0.491, 0.31, 0.005);
+        assertEquals(0.29, C.compute().efficiencies("GB200").orElseThrow().values().get("attention"), 1e-9);
+        assertEquals(0.29, C.compute().efficiencies("B200").orElseThrow().values().get("attention"), 1e-9, "0.3 × 0.469 / 0.491");
+        assertEquals(0.31, C.compute().efficiencies("GB300").orElseThrow().values().get("attention"), 1e-9, "0.3 × 0.514 / 0.491");
+        assertEquals(0.3, C.compute().efficiencies("H200").orElseThrow().values().get("attention"), 1e-9, "the fitted Hopper rate stays");
         for (String k : java.util.List.of("gemm", "gemm_fp8", "gemm_nvfp4", "gemm_mxfp8", "hbm", "nvlink", "layer_s", "tp_overlap")) {
             assertEquals(C.compute().efficiencies("GB200").orElseThrow().values().get(k),
                     C.compute().efficiencies("GB300").orElseThrow().values().get(k), 1e-12, k + ": GB300 borrows GB200's");

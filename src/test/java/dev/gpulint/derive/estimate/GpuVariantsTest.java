@@ -73,8 +73,8 @@ class GpuVariantsTest {
         String par = "{ tp: 2, pp: 1, sequence_parallel: true }", opt = "{ distributed: true, bytes_per_parameter: 16, zero_stage: 0 }";
         Term.Compute gb200 = compute(estimate("GB200", "", 4, 4, "{ switch: true, domain_size: 72 }", "fp8", 8192, par, opt));
         Term.Compute gb300 = compute(estimate("GB300", "", 4, 4, "{ switch: true, domain_size: 72 }", "fp8", 8192, par, opt));
-        assertEquals(2500e12 * 0.3, gb200.attentionRate(), 1e9, "GB200: bf16 peak × 0.3 (Hopper's fit, carried)");
-        assertEquals(2500e12 * 0.33, gb300.attentionRate(), 1e9, "GB300: bf16 peak × 0.33 (× 1.107, cuDNN SDPA GB300 vs GB200)");
+        assertEquals(2500e12 * 0.29, gb200.attentionRate(), 1e9, "GB200: bf16 peak × 0.29 (0.3 × cuDNN SDPA share GB200 / H200)");
+        assertEquals(2500e12 * 0.31, gb300.attentionRate(), 1e9, "GB300: bf16 peak × 0.31 (0.3 × cuDNN SDPA share GB300 / H200)");
         assertEquals(gb200.attentionFlops(), gb300.attentionFlops(), 1, "the same FLOPs");
         assertEquals(gb200.gemmRate(), gb300.gemmRate(), 1, "the same GEMM rate: GB300 borrows GB200's MAMF share");
         assertEquals(gb200.hbmRate(), gb300.hbmRate(), 1, "the same 8 TB/s");

@@ -31,7 +31,7 @@ Scenarios (issue 2's targets in brackets):
   million   (only with --million, run once per format) the fleet scenario at 1,000,000 node groups (a
             1M-GPU fleet ÷ 8 GPUs per node), in the .topo DSL and in YAML: wall time, CPU time, peak RSS
 
-Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] [--daemon] | --lsp | --fleet N [--fleet-format yaml|topo] | --distinct N | --million     (builds gpulint first through bin/gpulint if needed)
+Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] [--daemon | --plan] | --lsp | --fleet N [--fleet-format yaml|topo] | --distinct N | --million     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
 import argparse, glob, os, random, shutil, statistics, subprocess, sys, time
@@ -339,6 +339,8 @@ def main():
     ap.add_argument("--million", action="store_true",
                     help="run only the 1,000,000-node-group fleet scenario, once in the .topo DSL and once in YAML")
     ap.add_argument("--lsp", action="store_true", help="run only the language server scenario (bench/lsp_bench.py)")
+    ap.add_argument("--plan", action="store_true", help="run only hello and the plan scenarios (plan, plan-moe, "
+                    "plan-hybrid); with --compare, the other build's too, interleaved")
     args = ap.parse_args()
     if args.lsp:
         import lsp_bench
@@ -372,15 +374,19 @@ def main():
     if args.compare:
         subprocess.run([args.compare, "--version"], check=True, stdout=subprocess.DEVNULL)
         launchers.append(("@other", args.compare))
+    if args.plan:
+        scenarios = {"hello": scenarios["hello"]}
     for suffix, launcher in launchers:
-        for k in ("single", "many", "huge", "formats"):
-            scenarios[k + suffix] = [launcher, os.path.join(GEN, k)]
-    if not args.daemon:
-        scenarios["plan"] = [LAUNCHER, "plan", os.path.join(GEN, "plan", "gpt3-1024.yaml")]
-        scenarios["plan-moe"] = [LAUNCHER, "plan", os.path.join(GEN, "plan", "mixtral-1024.yaml")]
-        hyb = os.path.join(GEN, "plan-hybrid")
-        scenarios["plan-hybrid"] = [LAUNCHER, "plan", "--config", os.path.join(hyb, ".gpulint.yaml"),
-                                    os.path.join(hyb, "model_config.yaml"), os.path.join(hyb, "cluster.yaml")]
+        if not args.plan:
+            for k in ("single", "many", "huge", "formats"):
+                scenarios[k + suffix] = [launcher, os.path.join(GEN, k)]
+        # the plan scenarios run with the other build too only under --plan (the full run's figures stay comparable)
+        if not args.daemon and (suffix == "" or args.plan):
+            scenarios["plan" + suffix] = [launcher, "plan", os.path.join(GEN, "plan", "gpt3-1024.yaml")]
+            scenarios["plan-moe" + suffix] = [launcher, "plan", os.path.join(GEN, "plan", "mixtral-1024.yaml")]
+            hyb = os.path.join(GEN, "plan-hybrid")
+            scenarios["plan-hybrid" + suffix] = [launcher, "plan", "--config", os.path.join(hyb, ".gpulint.yaml"),
+                                                 os.path.join(hyb, "model_config.yaml"), os.path.join(hyb, "cluster.yaml")]
     times = {k: [] for k in scenarios}
     subprocess.run([LAUNCHER, "daemon", "stop"], env=WARM, stdout=subprocess.DEVNULL)
     subprocess.run([LAUNCHER, "daemon", "start"], env=WARM, check=True, stdout=subprocess.DEVNULL)
@@ -408,7 +414,7 @@ def report(args, times):
                "file-warm": "< yamllint" if "yamllint" in times else "(no yamllint)", "file-cold": "", "yamllint": ""}
     for k, ts in times.items():
         m = statistics.median(ts)
-        print(f"{k:14} {m:9.3f} {min(ts):7.3f} {max(ts):7.3f}  {m / hello:6.2f}x   {targets.get(k, '')}")
+        print(f"{k:14} {m:9.3f} {min(ts):7.3f} {max(ts):7.3f}  {m / hello:6.2f}x   {targets.get(k.split('@')[0], '')}")
     if "file-warm" in times and "yamllint" in times:
         w, y = statistics.median(times["file-warm"]), statistics.median(times["yamllint"])
         print(f"daemon: one file warm {w * 1000:.0f} ms, cold {statistics.median(times['file-cold']) * 1000:.0f} ms, "

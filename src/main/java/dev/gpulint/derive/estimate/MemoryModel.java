@@ -545,6 +545,32 @@ public final class MemoryModel {
             return lossBytes(m, l, lastLosses, v.loss()) - heldAtOutputBackward(m, l, lastLosses, v.loss());
         }
 
+        /**
+         * What one MTP block on pipeline rank {@code i} keeps per micro-batch without full recompute, in {@link #perLayer}'s
+         * units: its kind's, as Megatron-Core builds it there ({@link MtpLayers#kindBlocks}), not the decoder's mean layer. A
+         * hybrid's by its '/' group's letters ({@link MambaLayers#kindActivationParts}: `*E` an attention-only and an MoE
+         * layer's, not the pattern's mostly Mamba-2 mean); a transformer MoE model's, whose layers keep one shape
+         * ({@link MemoryModel#perLayer}), less what selective recompute by module drops from its kind
+         * ({@link RecomputeModules#savedBytes}: moe_act and layernorm from an MoE layer, mlp from a dense one), not the share of
+         * the model's MoE layers; a dense model's, and a hybrid's without a group, the mean layer.
+         */
+        private double mtpBlockKept(int i) {
+            double mean = perLayer - dropped;
+            MambaLayers hy = v.mamba();
+            if (hy != null) {
+                double[] g = hy.asPriced(v.mtp().groupKinds());
+                if (g == null) return mean;
+                double[] parts = hy.kindActivationParts(m, g[0], g[1], g[2], g[3], g[4], v.mtp().blocks());
+                return (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * sbh - dropped;
+            }
+            MoeShape s = m.experts() > 1 ? v.moe() : null;
+            double[] k = s == null ? null : v.mtp().kindBlocks(m, l, s, i);
+            if (k == null || k[0] + k[1] <= 0) return mean;
+            RecomputeModules r = v.recomputeModules();
+            double kindDropped = (k[0] * r.savedBytes(m, l, 1.0) + k[1] * r.savedBytes(m, l, 0.0)) / (k[0] + k[1]) / scale;
+            return perLayer - kindDropped;
+        }
+
         /** Stage {@code i}'s activations at its peak, in bytes per GPU. */
         double at(int i) {
             double layersHeld;
@@ -579,6 +605,10 @@ public final class MemoryModel {
                 // selective recompute by module (RecomputeModules): what the modules drop, and one layer's worth held again
                 if (Double.isNaN(dropped)) dropped = v.recomputeModules().savedBytes(m, l, v.moe()) / scale;
                 act = (perLayer - dropped) * layersHeld + dropped;
+                // the stage's MTP blocks keep their kind's activations, not the mean layer's (mtpBlockKept); the decoder's layers
+                // before them are offloaded first
+                double mtpHeld = Math.min(v.mtp().stageBlocks(m, l, i), stageLayers - offloaded) * inflight;
+                if (mtpHeld > 0) act += (mtpBlockKept(i) - (perLayer - dropped)) * mtpHeld;
             }
             if (i == 0) act += emb;
             // after the layout's m (Megatron-Core's mtp_standalone): the received (1 + D)·s rows, kept per in-flight micro-batch

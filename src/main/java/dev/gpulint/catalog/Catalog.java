@@ -36,16 +36,30 @@ public final class Catalog {
     public record Gpu(String name, String family, Form form, double memoryBytes, List<Double> alternateMemoryBytes,
                       double hbmBytesPerSecond, int nvlinkGeneration, double nvlinkBidirectional, boolean nvswitch,
                       int bridgeMax, int rackDomain, int pcieGeneration, String source, ScaleUp scaleUp,
-                      int scaleUpDomain, double scaleUpBidirectional, String computeCapability) {
+                      int scaleUpDomain, double scaleUpBidirectional, String computeCapability, String rocmCapability) {
         /**
          * The CUDA compute capability's major version (10 for B200 / GB200 10.0 and B300 / GB300 10.3, 9 for Hopper), or -1
          * when the catalog has none (AMD Instinct, a project's entry that writes none).
          */
         public int computeCapabilityMajor() {
-            if (computeCapability == null) return -1;
-            int dot = computeCapability.indexOf('.');
+            return major(computeCapability);
+        }
+
+        /**
+         * The major version PyTorch on ROCm reports for an AMD GPU as torch.cuda.get_device_capability() (HIP's device
+         * properties, from the gfx architecture: 9 for gfx90a, gfx942 and gfx950; catalog {@code rocm_capability}), or -1
+         * when the catalog has none (every NVIDIA GPU, a project's entry that writes none). Not a CUDA compute capability:
+         * MI250X's 9.0 is no Hopper.
+         */
+        public int rocmCapabilityMajor() {
+            return major(rocmCapability);
+        }
+
+        private static int major(String capability) {
+            if (capability == null) return -1;
+            int dot = capability.indexOf('.');
             try {
-                return Integer.parseInt((dot < 0 ? computeCapability : computeCapability.substring(0, dot)).strip());
+                return Integer.parseInt((dot < 0 ? capability : capability.substring(0, dot)).strip());
             } catch (NumberFormatException e) {
                 return -1;
             }
@@ -130,7 +144,8 @@ public final class Catalog {
                 String.valueOf(g.get("source")), scaleUp(g, gen),
                 g.containsKey("scale_up_domain") ? ((Number) g.get("scale_up_domain")).intValue() : 0,
                 g.containsKey("scale_up_bandwidth") ? bw(g.get("scale_up_bandwidth")) : 0,
-                g.get("compute_capability") == null ? null : String.valueOf(g.get("compute_capability")).strip());
+                g.get("compute_capability") == null ? null : String.valueOf(g.get("compute_capability")).strip(),
+                g.get("rocm_capability") == null ? null : String.valueOf(g.get("rocm_capability")).strip());
         gpus.add(gpu);
         gpusByKey.put(key(gpu.name()), gpu);
         for (String a : (List<String>) g.getOrDefault("aliases", List.of())) gpusByKey.put(key(a), gpu);

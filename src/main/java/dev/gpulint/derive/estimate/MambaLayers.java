@@ -474,15 +474,23 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * MoE transformer layer's MLP. {@code parts} is {@link MemoryModel#perLayer}'s split of a whole transformer layer.
      */
     public double[] meanActivationParts(ModelShape m) {
+        return kindActivationParts(m, mamba, attention, mlp, moe, gdnLayers(), layers());
+    }
+
+    /**
+     * {@link #meanActivationParts} of {@code mm} Mamba-2, {@code at} attention-only, {@code ml} MLP-only, {@code e} MoE and
+     * {@code g} gated delta net layers, per layer of {@code n}: the decoder's counts (the mean layer), or an MTP layer's '/'
+     * group's ({@link MtpLayers#groupKinds}, {@link #asPriced}), whose blocks keep their letters' activations.
+     */
+    public double[] kindActivationParts(ModelShape m, double mm, double at, double ml, double e, double g, double n) {
         double h = m.hidden(), ad = (double) m.heads() * m.headDim(), qd = (double) m.kvHeads() * m.headDim();
         double att = (2 * ad + 4 * qd + 2 * ad) / h, ffn = (m.gatedMlp() ? 6.0 : 4.0) * mlpFfn(m) / h,
                 expert = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
         // (the Mamba-2 parts without mambaActivationParts' array, and no array for absent gated delta nets: this runs for every
         // layout a plan sizes; the same doubles in the same sums)
         double[] gx = gdn == null ? NO_GDN_PARTS : gdn.activationParts(h);
-        int g = gdnLayers();
-        double rep = (mamba * MAMBA_REPLICATED_PARTS + g * gx[0] + attention * 5.0 + mlp * 5.0 + moe * 5.0) / layers();
-        double split = (mamba * mambaDividedParts(h) + g * gx[1] + attention * att + mlp * ffn + moe * expert) / layers();
+        double rep = (mm * MAMBA_REPLICATED_PARTS + g * gx[0] + at * 5.0 + ml * 5.0 + e * 5.0) / n;
+        double split = (mm * mambaDividedParts(h) + g * gx[1] + at * att + ml * ffn + e * expert) / n;
         return new double[] {rep, split};
     }
 

@@ -545,6 +545,32 @@ public final class MemoryModel {
             return lossBytes(m, l, lastLosses, v.loss()) - heldAtOutputBackward(m, l, lastLosses, v.loss());
         }
 
+        /**
+         * What one MTP block on pipeline rank {@code i} keeps per micro-batch without full recompute, in {@link #perLayer}'s
+         * units: its kind's, as Megatron-Core builds it there ({@link MtpLayers#kindBlocks}), not the decoder's mean layer. A
+         * hybrid's by its '/' group's letters ({@link MambaLayers#kindActivationParts}: `*E` an attention-only and an MoE
+         * layer's, not the pattern's mostly Mamba-2 mean); a transformer MoE model's, whose layers keep one shape
+         * ({@link MemoryModel#perLayer}), less what selective recompute by module drops from its kind
+         * ({@link RecomputeModules#savedBytes}: moe_act and layernorm from an MoE layer, mlp from a dense one), not the share of
+         * the model's MoE layers; a dense model's, and a hybrid's without a group, the mean layer.
+         */
+        private double mtpBlockKept(int i) {
+            double mean = perLayer - dropped;
+            MambaLayers hy = v.mamba();
+            if (hy != null) {
+                double[] g = hy.asPriced(v.mtp().groupKinds());
+                if (g == null) return mean;
+                double[] parts = hy.kindActivationParts(m, g[0], g[1], g[2], g[3], g[4], v.mtp().blocks());
+                return (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * sbh - dropped;
+            }
+            MoeShape s = m.experts() > 1 ? v.moe() : null;
+            double[] k = s == null ? null : v.mtp().kindBlocks(m, l, s, i);
+            if (k == null || k[0] + k[1] <= 0) return mean;
+            RecomputeModules r = v.recomputeModules();
+            double kindDropped = (k[0] * r.savedBytes(m, l, 1.0) + k[1] * r.savedBytes(m, l, 0.0)) / (k[0] + k[1]) / scale;
+            return perLayer - kindDropped;
+        }
+
         /** Stage {@code i}'s activations at its peak, in bytes per GPU. */
         double at(int i) {
             double layersHeld;
@@ -579,6 +605,10 @@ public final class MemoryModel {
                 // selective recompute by module (RecomputeModules): what the modules drop, and one layer's worth held again
                 if (Double.isNaN(dropped)) dropped = v.recomputeModules().savedBytes(m, l, v.moe()) / scale;
                 act = (perLayer - dropped) * layersHeld + dropped;
+                // the stage's MTP blocks keep their kind's activations, not the mean layer's (mtpBlockKept); the decoder's layers
+                // before them are offloaded first
+                double mtpHeld = Math.min(v.mtp().stageBlocks(m, l, i), stageLayers - offloaded) * inflight;
+                if (mtpHeld > 0) act += (mtpBlockKept(i) - (perLayer - dropped)) * mtpHeld;
             }
             if (i == 0) act += emb;
             // after the layout's m (Megatron-Core's mtp_standalone): the received (1 + D)·s rows, kept per in-flight micro-batch
@@ -639,36 +669,56 @@ public final class MemoryModel {
      */
     static double lossBytes(ModelShape m, Layout l, double losses, LossKernel kernel) {
         if (losses <= 0) return 0;
+        return perLossBytes(m, l, kernel) * losses + onceBytes(m, l, kernel);
+    }
+
+    /**
+     * What {@link #lossBytes} counts for each loss, in bytes per GPU: its inputs ({@link #lossInputs}) and what its cross-entropy
+     * saves for its backward, each kernel's as {@link #lossBytes} says.
+     */
+    static double perLossBytes(ModelShape m, Layout l, LossKernel kernel) {
         double sb = (double) m.seq() / l.cp() * l.microBatchSize(), v = m.vocab();
         int bytes = m.dtype().activationBytes();
         // the final norm's and the output layer's inputs: a shard of the sequence per rank with sequence parallelism, the
         // whole s·b·h on every rank of the tp group without it (tp > 1, no SP: replicated, not divided)
         double inputs = lossInputs(m, l, kernel);
-        if (kernel == LossKernel.TE) return (inputs + bytes * v * sb / l.tp()) * losses;
-        if (kernel == LossKernel.LINEAR) {
-            // the fused linear cross-entropy (LossKernel.LINEAR): the final norm's input, the hidden states it gathers and saves
-            // whole on every tp rank, two fp32 statistics per row; once the larger split buffer: the backward's one split of the
-            // logits' gradient, or the forward's per-split fp32 maximum, sum and (under tp) the maximum's clone
-            double saved = inputs + bytes * m.hidden() * sb + 8 * sb;
-            double splits = Math.ceil(v / l.tp() / LossKernel.LINEAR_SPLIT);
-            // the backward's one split of the logits' gradient beside the output weight's gradient, d_weight = empty_like(weight),
-            // bytes·V÷tp·h: returned through autograd to weight.grad, not written into main_grad as the native output layer's
-            // gradient-accumulation fusion does (blackwell/entry.py's backward at 06ef4e2)
-            double backward = bytes * sb * LossKernel.LINEAR_SPLIT + bytes * v / l.tp() * m.hidden();
-            double once = Math.max(backward, (l.tp() > 1 ? 12 : 8) * sb * splits);
-            return saved * losses + once;
-        }
-        if (kernel == LossKernel.TORCH || kernel == LossKernel.TORCH_REPLICATED) {
-            // torchtitan: the norm keeps its shard, the output layer's matmul the gathered whole; the fp32 log-softmax per loss and
-            // its backward's two fp32 gradients once, all vocabulary terms ÷ tp (loss_parallel)
-            // disable_loss_parallel (TORCH_REPLICATED): the logits whole on every tp rank, the vocabulary terms not ÷ tp
-            int vt = kernel == LossKernel.TORCH ? l.tp() : 1;
-            return (inputs + 4 * v * sb / vt) * losses + torchLossOnce(m, l, kernel);
-        }
-        // a compiled torchtitan loss with disable_loss_parallel (COMPILED_REPLICATED): native's price on the whole vocabulary
-        int vt = kernel == LossKernel.COMPILED_REPLICATED ? 1 : l.tp();
-        double softmax = 4 * v * sb / vt, upcast = bytes < 4 ? bytes * v * sb / vt : 0;
-        return (inputs + softmax) * losses + upcast;
+        return switch (kernel) {
+            // Transformer Engine's: the logits themselves, in the activations' dtype
+            case TE -> inputs + bytes * v * sb / l.tp();
+            // the fused linear cross-entropy: the final norm's input, the hidden states it gathers and saves whole on every tp
+            // rank, two fp32 statistics per row
+            case LINEAR -> inputs + bytes * m.hidden() * sb + 8 * sb;
+            // torchtitan's eager loss: the fp32 log-softmax ÷ tp (loss_parallel); disable_loss_parallel (TORCH_REPLICATED): the
+            // logits whole on every tp rank, not ÷ tp
+            case TORCH -> inputs + 4 * v * sb / l.tp();
+            case TORCH_REPLICATED -> inputs + 4 * v * sb;
+            // Megatron's native loss: the fp32 softmax (a compiled torchtitan loss with disable_loss_parallel on the whole vocabulary)
+            case NATIVE -> inputs + 4 * v * sb / l.tp();
+            case COMPILED_REPLICATED -> inputs + 4 * v * sb;
+        };
+    }
+
+    /** What {@link #lossBytes} counts once, whatever the losses (one loss runs at a time), in bytes per GPU. */
+    private static double onceBytes(ModelShape m, Layout l, LossKernel kernel) {
+        double sb = (double) m.seq() / l.cp() * l.microBatchSize(), v = m.vocab();
+        int bytes = m.dtype().activationBytes();
+        return switch (kernel) {
+            case TE -> 0;
+            case LINEAR -> {
+                // the larger split buffer: the backward's one split of the logits' gradient beside the output weight's gradient,
+                // d_weight = empty_like(weight), bytes·V÷tp·h, returned through autograd to weight.grad, not written into main_grad
+                // as the native output layer's gradient-accumulation fusion does (blackwell/entry.py's backward at 06ef4e2); or the
+                // forward's per-split fp32 maximum, sum and (under tp) the maximum's clone
+                double splits = Math.ceil(v / l.tp() / LossKernel.LINEAR_SPLIT);
+                double backward = bytes * sb * LossKernel.LINEAR_SPLIT + bytes * v / l.tp() * m.hidden();
+                yield Math.max(backward, (l.tp() > 1 ? 12 : 8) * sb * splits);
+            }
+            // torchtitan: its backward's fp32 gradients
+            case TORCH, TORCH_REPLICATED -> torchLossOnce(m, l, kernel);
+            // the 16-bit logits beside their fp32 copy while the loss runs (none for fp32 logits)
+            case NATIVE -> bytes < 4 ? bytes * v * sb / l.tp() : 0;
+            case COMPILED_REPLICATED -> bytes < 4 ? bytes * v * sb : 0;
+        };
     }
 
     /**
@@ -709,6 +759,19 @@ public final class MemoryModel {
      *     (LinearCrossEntropy, fused_linear_cross_entropy.py at 020c805b45cc379c84f8f408bc44f6ea613e6ac9): its backward is the
      *     output layer's, so all of {@link #lossBytes} is live there.
      * </ul>
+     * With MTP the stage computes 1 + D losses, and only the main one has run its backward there: Megatron-Core's
+     * process_mtp_loss (megatron/core/transformer/multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f) computes
+     * each depth's logits with the shared output layer and its cross-entropy in the forward, before the main logits, and
+     * attaches each loss to the main hidden states with {@code hidden_states = MTPLossAutoScaler.apply(hidden_states, ...)};
+     * GPTModel's _postprocess then runs the output layer on those hidden states and computes the main loss, the one the
+     * schedule's backward starts from. MTPLossAutoScaler.backward hands each MTP loss its gradient
+     * ({@code scaled_mtp_loss_grad}) only when the gradient of its output, the main output layer's input gradient, reaches it:
+     * so every MTP loss's saved tensors (Transformer Engine's logits, the native fp32 softmax, torchtitan's fp32 log-softmax,
+     * the linear loss's gathered hidden states) are whole beside the main loss's gradient when the main output layer's backward
+     * starts, and are freed in turn after it, depth D first. Here: each loss's inputs, the main loss's gradient, and the other
+     * losses' {@link #perLossBytes} whole; the linear loss all of {@link #lossBytes}. Transformer Engine's loss thus frees
+     * nothing with or without MTP (until 2026-12-07 the logits' gradient was counted once for all 1 + D losses, as if the MTP
+     * losses' logits had been freed: D·bytes·s·b·V ÷ tp short).
      * Only the last stage's FSDP2 prefetch reads it ({@link Held#freedBeforeOutputBackward}).
      */
     static double heldAtOutputBackward(ModelShape m, Layout l, double losses, LossKernel kernel) {
@@ -716,7 +779,8 @@ public final class MemoryModel {
         if (kernel == LossKernel.LINEAR) return lossBytes(m, l, losses, kernel);
         int vt = kernel == LossKernel.TORCH_REPLICATED || kernel == LossKernel.COMPILED_REPLICATED ? 1 : l.tp();
         double gradient = (double) m.dtype().activationBytes() * m.vocab() * m.seq() / l.cp() * l.microBatchSize() / vt;
-        return lossInputs(m, l, kernel) * losses + gradient;
+        // the main loss: its inputs and the gradient it handed the output layer; each MTP loss: all it saved, its backward not run
+        return lossInputs(m, l, kernel) + gradient + (losses - 1) * perLossBytes(m, l, kernel);
     }
 
     /**

@@ -100,8 +100,13 @@ public record RecomputeModules(Set<RecomputeModule> modules) {
      * layers (MoE and dense), split as {replicated over tp, divided by tp}; {0, 0} unless the layout's recompute is selective.
      */
     double[] savedParts(ModelShape m, Layout l, MoeShape s) {
+        return savedParts(m, l, moeShare(m, s));
+    }
+
+    /** {@link #savedParts} of layers of which {@code moe} are MoE layers (1: an MoE layer, 0: a dense one; else a share). */
+    private double[] savedParts(ModelShape m, Layout l, double moe) {
         if (l.recompute() != Recompute.SELECTIVE || !priced()) return new double[] {0, 0};
-        double h = m.hidden(), moe = moeShare(m, s), dense = 1 - moe;
+        double h = m.hidden(), dense = 1 - moe;
         boolean q = m.dtype().quantized();
         double gemmInput = q ? 1 : 2;                                        // a GEMM input as MemoryModel keeps it
         double mlp = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h - (q ? (double) m.ffn() / h : 0);   // fc1 and activation outputs
@@ -120,7 +125,15 @@ public record RecomputeModules(Set<RecomputeModule> modules) {
 
     /** Activation bytes one layer no longer keeps per micro-batch per GPU (what {@link MemoryModel#activations} subtracts). */
     public double savedBytes(ModelShape m, Layout l, MoeShape s) {
-        double[] p = savedParts(m, l, s);
+        return savedBytes(m, l, moeShare(m, s));
+    }
+
+    /**
+     * {@link #savedBytes} of a layer of one kind, {@code moe} 1 an MoE layer, 0 a dense one (an MTP layer's transformer layer
+     * at the kind Megatron-Core builds it, {@link MtpLayers#kindBlocks}); a share between them for the model's mean layer.
+     */
+    public double savedBytes(ModelShape m, Layout l, double moe) {
+        double[] p = savedParts(m, l, moe);
         if (p[0] == 0 && p[1] == 0) return 0;
         double sbh = (double) m.seq() / l.cp() * l.microBatchSize() * m.hidden(), t = l.tp();
         double per = (l.sequenceParallel() || l.tp() == 1 ? (p[0] + p[1]) / t : p[0] + p[1] / t) * sbh;

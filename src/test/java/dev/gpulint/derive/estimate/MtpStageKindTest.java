@@ -88,4 +88,25 @@ class MtpStageKindTest {
         Estimate plainW = job(EstimateManifest.h100(), model(false, FIRST_DENSE, 0), "tp: 1, pp: 2").estimate();
         assertEquals(MOE_LAYER + MTP_OWN, plain.stages().get(1).parameters() - plainW.stages().get(1).parameters(), 1e-6);
     }
+
+    /**
+     * An MTP block keeps its kind's activations: selective recompute of the mlp module drops a dense layer's MLP activations
+     * (RecomputeModules), so the model's mean layer (one dense layer of 4) drops a quarter of them, but the MTP layer, an MoE
+     * layer as Megatron-Core builds it after the decoder's last MoE layer, drops nothing: pp 1, the MTP layer adds one whole
+     * layer's activations (perLayerBytes) and its loss (perLossBytes). Before, it added the mean layer's, a quarter of the
+     * dense MLP's short.
+     */
+    @Test
+    void anMtpBlocksActivationsAreItsKinds() {
+        JobInputs in = job(EstimateManifest.h100(), model(false, FIRST_DENSE, 1), "tp: 1, pp: 1").inputs();
+        Layout l = new Layout(1, 1, 8, 1, 1, 1, 1, 64, 0, false, Layout.Recompute.SELECTIVE, false);
+        Variants v = in.variants(), mlp = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(),
+                v.paramGather(), new RecomputeModules(java.util.EnumSet.of(dev.gpulint.spec.RecomputeModule.MLP)), v.layerPrecision(),
+                v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), v.mtp(), v.loss());
+        ModelShape m = in.model();
+        assertTrue(mlp.recomputeModules().savedBytes(m, l, v.moe()) > 0, "the mean layer drops a share of the dense MLP");
+        assertEquals(0, mlp.recomputeModules().savedBytes(m, l, 1.0), 0, "an MoE layer drops nothing of mlp");
+        double added = MemoryModel.activations(m, l, 0, mlp) - MemoryModel.activations(m, l, 0, mlp.withMtp(MtpLayers.NONE));
+        assertEquals(MemoryModel.perLayerBytes(m, l) + MemoryModel.perLossBytes(m, l, v.loss()), added, 1e-3);
+    }
 }

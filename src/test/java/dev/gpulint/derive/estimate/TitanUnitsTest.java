@@ -172,6 +172,32 @@ class TitanUnitsTest {
         }
     }
 
+    /**
+     * With MTP the last stage computes 1 + D losses, and before the main output layer's backward only the main loss has run its
+     * backward: Megatron-Core's process_mtp_loss computes each depth's logits and loss in the forward and hangs it on the main
+     * hidden states with MTPLossAutoScaler, whose backward reaches each MTP loss only after the main output layer's (multi_token_
+     * prediction.py at 00611e6e). So what the losses free by then is the main loss's alone, for 1, 2 or 3 losses: Transformer
+     * Engine's nothing (before: its 1 or 2 MTP losses' logits, 2·V·s·b each), the native one its fp32 softmax 4·V·s·b (before:
+     * 4·V·s·b more per MTP loss), the linear one nothing.
+     */
+    @Test
+    void theMtpLossesAreWholeWhenTheMainOutputLayersBackwardStarts() {
+        Layout tp1 = layout(1, 3), tp2 = new Layout(2, 1, 4, 1, 1, 1, 1, 4, 3, false, Recompute.NONE, true, 1);
+        double vsb = 512.0 * 512;
+        for (LossKernel k : LossKernel.values()) {
+            for (Layout l : java.util.List.of(tp1, tp2)) {
+                double mainOnly = MemoryModel.lossBytes(SMALL, l, 1, k) - MemoryModel.heldAtOutputBackward(SMALL, l, 1, k);
+                for (int losses = 2; losses <= 3; losses++) {
+                    assertEquals(mainOnly, MemoryModel.lossBytes(SMALL, l, losses, k) - MemoryModel.heldAtOutputBackward(SMALL, l, losses, k),
+                            1e-6, k + " tp " + l.tp() + ", " + losses + " losses");
+                }
+            }
+        }
+        assertEquals(MemoryModel.lossBytes(SMALL, tp1, 2, LossKernel.TE), MemoryModel.heldAtOutputBackward(SMALL, tp1, 2, LossKernel.TE), 1e-6);
+        assertEquals(4 * vsb, MemoryModel.lossBytes(SMALL, tp1, 3, LossKernel.NATIVE)
+                - MemoryModel.heldAtOutputBackward(SMALL, tp1, 3, LossKernel.NATIVE), 1e-6);
+    }
+
     @Test
     void aTiedModelOrAnotherFormatHasNone() {
         ModelShape tied = new ModelShape(4, 1000, 10, 10, 100, 4000, 512, 512, false, true, 1, 1, Dtype.BF16);

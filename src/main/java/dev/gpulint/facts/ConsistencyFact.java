@@ -8,7 +8,7 @@ import dev.gpulint.spec.Specs.StatedKind;
  * Two places of one job, read from another format, that state one quantity with different
  * values: {@code found} is the place reported, {@code reference} the place it is compared with
  * (the pods' resources, else the configuration, else the launcher; for app_gpus_per_node and
- * step_gpus_per_node, the GPUs a pod, or a node of the allocation, gets).
+ * step_gpus_per_node, the GPUs a pod, or a node of the allocation, gets; for step_gpu_type, the type of the job's GPU request).
  */
 public final class ConsistencyFact {
     /** One place: its value as written, that value as a whole number (-1 when it is none), a short description, its kind and span. */
@@ -37,7 +37,7 @@ public final class ConsistencyFact {
     public String getFormat() { return format; }
     /** The format the job was read from, as the id rules test: Format.TORCHTITAN. */
     public Format getFormatId() { return Format.of(format); }
-    /** What is stated: world, per_node, nodes, app_gpus_per_node, step_gpus_per_node, tp, pp, cp, ep, etp, vpp, comm_backend, or env:NAME. */
+    /** What is stated: world, per_node, nodes, app_gpus_per_node, step_gpus_per_node, step_gpu_type, tp, pp, cp, ep, etp, vpp, comm_backend, or env:NAME. */
     public String getQuantity() { return quantity; }
     /** What is stated, as rules test it: StatedQuantity.WORLD, ... ENV for a variable. */
     public StatedQuantity getQuantityKind() { return StatedQuantity.of(quantity); }

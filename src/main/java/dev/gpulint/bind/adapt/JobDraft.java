@@ -236,6 +236,11 @@ final class JobDraft {
         if (value >= 0) stated.add(new Stated(quantity, String.valueOf(value), where, kind, at));
     }
 
+    /** A quantity stated as a word, not a number (a GPU type: "type h100", "no type"). */
+    void stateText(String quantity, String value, String where, StatedKind kind, Span at) {
+        stated.add(new Stated(quantity, value, where, kind, at));
+    }
+
     /** A parallel size, stated under its dimension's short name ("tp", "vpp"), as every format states it. */
     void state(ParallelDim d, long value, String where, StatedKind kind, Span at) {
         state(d.label(), value, where, kind, at);

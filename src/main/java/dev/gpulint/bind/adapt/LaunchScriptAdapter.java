@@ -62,10 +62,21 @@ final class LaunchScriptAdapter implements FormatAdapter {
         /** srun's --gres GPU count per node (SlurmDirectives.gres, as #SBATCH --gres is read), and its item as written. */
         Word gpusPerNode;
         String gresWritten;
+        /** Each srun's GPU request (its --gres read as one GPU type and count), in the script's order, at most {@link #MAX_STEPS}. */
+        final List<Step> steps = new ArrayList<>();
+        /** The srun --gres requests past {@link #MAX_STEPS}, not compared (SYN012 at the first). */
+        int stepsLeftOut;
+        Word firstLeftOut;
         boolean python;
         /** What an srun's --gres asks that gpulint does not read as its GPUs per node (SYN012): an error, then a warning. */
         final List<SlurmDirectives.Refused> refused = new ArrayList<>(), otherwise = new ArrayList<>();
     }
+
+    /** One step's GPU request: the count per node, the GPU item (its type, null for none), as written for messages. */
+    record Step(Word count, Word item, String type, String written) {}
+
+    /** The most srun --gres requests compared with the allocation per script; SYN012 says the later are not. */
+    static final int MAX_STEPS = 64;
 
     /**
      * Binds a script: its job, when it launches training, and the fabric its {@code mlnx_qos} lines set
@@ -87,6 +98,12 @@ final class LaunchScriptAdapter implements FormatAdapter {
         Launchers.Launch l = Launchers.scan(script);
         Srun srun = new Srun();
         JobDraft j = job(root, file, jobName, sb, script, l, srun);
+        if (srun.stepsLeftOut > 0) {
+            srun.otherwise.add(new SlurmDirectives.Refused(srun.firstLeftOut.span(), "this srun's --gres and the "
+                    + (srun.stepsLeftOut - 1) + " after it are past the first " + MAX_STEPS + " srun GPU requests of the script,"
+                    + " which gpulint compares with the job's allocation (a bound on the work a script can ask for); these are not"
+                    + " compared; split the steps into scripts of fewer srun lines, or check them by hand", "srun --gres past the cap"));
+        }
         syn012(sink, jobName, dev.gpulint.core.Level.ERROR, srun.refused);
         syn012(sink, jobName, dev.gpulint.core.Level.WARNING, srun.otherwise);
         if (j != null) {
@@ -134,9 +151,17 @@ final class LaunchScriptAdapter implements FormatAdapter {
         LaunchEnvironment.launcherSets(j, j.launcherEnv, new java.util.HashSet<>());
         AttentionBackends.launchEnvironment(j, List.of(script), j.launcherEnv, Map.of());
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
-        if (srun.gpusPerNode != null) {
+        for (Step st : srun.steps) {
             // the step's GPUs, not ranks: compared with the allocation's GPUs per node only (OriginAnalysis, CONSIST001)
-            j.state("step_gpus_per_node", Launchers.number(srun.gpusPerNode), srun.gresWritten, StatedKind.LAUNCHER, srun.gpusPerNode.span());
+            j.state("step_gpus_per_node", Launchers.number(st.count()), st.written(), StatedKind.LAUNCHER, st.count().span());
+            // a typed step is looked up among the job's GPU requests by its type (_validate_step_counts): compared with the job's
+            if (st.type() != null && sb.gpuTypeKnown()) {
+                j.stateText("step_gpu_type", "type " + st.type(), st.written(), StatedKind.LAUNCHER, st.item().span());
+                if (j.stated.stream().noneMatch(x -> x.quantity().equals("gpu_type"))) {
+                    j.stateText("gpu_type", sb.gpuType() == null ? "no type" : "type " + sb.gpuType(), sb.gpusPerNodeWritten,
+                            StatedKind.RESOURCE, sb.gpusPerNode.span());
+                }
+            }
         }
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;
         Word perNodeTasks = srun.tasksPerNode != null ? srun.tasksPerNode : sb.tasksPerNode;
@@ -221,10 +246,16 @@ final class LaunchScriptAdapter implements FormatAdapter {
         if (s.tasksPerNode == null) s.tasksPerNode = p.last("ntasks-per-node");
         if (s.tasks == null) s.tasks = p.last("ntasks");
         Word gres = p.last("gres");
-        SlurmDirectives.Gres g = gres == null || s.gpusPerNode != null || gres.text().indexOf('$') >= 0 ? null : SlurmDirectives.gres(gres);
+        SlurmDirectives.Gres g = gres == null || gres.text().indexOf('$') >= 0 ? null : SlurmDirectives.gres(gres);
         if (g != null && g.other() == null && g.mixed() == null) {
-            s.gpusPerNode = g.count();
-            s.gresWritten = "srun --gres=" + g.written();
+            // every srun is a step of its own, each compared with the allocation (bounded: MAX_STEPS, SYN012 past it)
+            String written = "srun --gres=" + g.written();
+            if (s.steps.size() < MAX_STEPS) s.steps.add(new Step(g.count(), g.item(), g.type(), written));
+            else if (s.stepsLeftOut++ == 0) s.firstLeftOut = g.item();
+            if (s.gpusPerNode == null) {
+                s.gpusPerNode = g.count();
+                s.gresWritten = written;
+            }
         } else if (g != null && s.refused.size() + s.otherwise.size() < SlurmDirectives.MAX_UNEXPANDED) {
             // a step's --gres is read as a job's (gres_step_state_validate, SchedMD/slurm src/interfaces/gres.c at b1fd7528)
             String written = "srun --gres=" + SlurmDirectives.bounded(gres.text());

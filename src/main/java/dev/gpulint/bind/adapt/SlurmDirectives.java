@@ -69,6 +69,19 @@ final class SlurmDirectives {
 
     private SlurmDirectives() {}
 
+    /** The GPU type of the job's one GPU request per node (--gres or --gpus-per-node; null: untyped), when it is known. */
+    private String gpuType;
+    private boolean gpuTypeKnown;
+
+    /** The GPU type the job's GPUs per node are requested with (null: of no type). Only when {@link #gpuTypeKnown()}. */
+    String gpuType() { return gpuType; }
+
+    /**
+     * The job's GPUs per node come from one GPU request per node (--gres=gpu[:type]:N or --gpus-per-node=[type:]N), whose type
+     * or its lack is known; false when none, when they are implied (--gpus, --gpus-per-task) or when two types are asked.
+     */
+    boolean gpuTypeKnown() { return gpuTypeKnown && gpusPerNode != null; }
+
     static SlurmDirectives read(ScalarText text) {
         SlurmDirectives d = new SlurmDirectives();
         String s = text.value();
@@ -496,42 +509,94 @@ final class SlurmDirectives {
 
     /** One directive line's options, from {@code i} to {@code end}, as getopt_long takes them from sbatch's argument list. */
     private void line(ScalarText text, String s, int i, int end) {
-        String[] pending = {null};
-        arguments(s, i, end, a -> argument(text, s, a, pending));
+        arguments(s, i, end, a -> argument(text, s, a));
     }
 
-    /** One argument of a directive line; {@code pending[0]}: an option whose value is the next argument. */
-    private void argument(ScalarText text, String s, Argument a, String[] pending) {
-        String pendingOption = pending[0];
-        {
-            if (a.open() && refused.size() < MAX_UNEXPANDED) {
-                char q = s.charAt(a.openAt());
-                refused.add(new Refused(text.span(a.openAt(), a.at()[a.text().length()]), "this #SBATCH line opens a "
-                        + (q == '"' ? "double" : "single") + " quote (" + q + ") that it never closes: sbatch reads each directive line"
-                        + " alone and stops at it with \"Unmatched `" + q + "`\", a fatal error (_get_argument, SchedMD/slurm"
-                        + " src/sbatch/opt.c), so the whole script is refused at submission and none of its directives is requested;"
-                        + " close the quote on this line, or write the character as \\" + q + " if it is part of the value",
-                        "#SBATCH unmatched " + q));
-            }
-            String tok = a.text();
-            pending[0] = null;
-            if (pendingOption != null) {
-                option(text, pendingOption, a, 0);
-                return;
-            }
-            int eq = tok.indexOf('=');
-            if (tok.startsWith("--") && eq > 0) {
-                option(text, tok.substring(0, eq), a, eq + 1);
-            } else if (tok.equals("--exclusive")) {
-                exclusive = true;
-            } else if (tok.equals("--ignore-pbs")) {
-                ignorePbs = true;
-            } else if (tok.startsWith("--") || tok.length() == 2 && tok.charAt(0) == '-') {
-                pending[0] = tok;
-            } else if (tok.length() > 2 && tok.charAt(0) == '-' && "NGnJ".indexOf(tok.charAt(1)) >= 0) {
-                option(text, tok.substring(0, 2), a, 2);
-            }
+    /**
+     * The long options of sbatch that take no value (has_arg no_argument in the option table sbatch reads its directives with,
+     * SchedMD/slurm src/common/slurm_opt.c): the word after one is not its value. The short ones are {@link #SHORT_FLAGS}.
+     */
+    private static final java.util.Set<String> FLAGS = java.util.Set.of("--contiguous", "--hold", "--ignore-pbs", "--no-requeue",
+            "--requeue", "--overcommit", "--oversubscribe", "--share", "--parsable", "--quiet", "--reboot", "--spread-job",
+            "--test-only", "--use-min-nodes", "--verbose", "--version", "--wait", "--help", "--usage");
+    /** The long options whose value is optional (optional_argument): given only as --option=value, the next word is none of it. */
+    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("--exclusive", "--no-kill", "--nice", "--propagate",
+            "--get-user-env");
+    /** sbatch's short options without a value (-H hold, -h help, -O overcommit, -Q quiet, -s oversubscribe, -u usage, -V, -v, -W wait), and -k (no-kill), whose value is optional. */
+    private static final String SHORT_FLAGS = "hHOQsuVvWk";
+
+    /** The option whose value is the next argument (across directive lines: sbatch reads them as one list); null: none. */
+    private String pendingOption;
+    /** The option before this argument takes an optional value, which the next word is not. */
+    private String optionalBefore;
+    /** "--" was read: getopt_long ends the options there, and every later word is left over. */
+    private boolean optionsEnded;
+    /** The first word left over (neither an option nor an option's value): sbatch exits on it. */
+    private Word stray;
+
+    /** One argument of a directive line, as getopt_long takes it from the one argument list of all directive lines. */
+    private void argument(ScalarText text, String s, Argument a) {
+        if (a.open() && refused.size() < MAX_UNEXPANDED) {
+            char q = s.charAt(a.openAt());
+            refused.add(new Refused(text.span(a.openAt(), a.at()[a.text().length()]), "this #SBATCH line opens a "
+                    + (q == '"' ? "double" : "single") + " quote (" + q + ") that it never closes: sbatch reads each directive line"
+                    + " alone and stops at it with \"Unmatched `" + q + "`\", a fatal error (_get_argument, SchedMD/slurm"
+                    + " src/sbatch/opt.c), so the whole script is refused at submission and none of its directives is requested;"
+                    + " close the quote on this line, or write the character as \\" + q + " if it is part of the value",
+                    "#SBATCH unmatched " + q));
         }
+        String tok = a.text();
+        String value = pendingOption, optional = optionalBefore;
+        pendingOption = null;
+        optionalBefore = null;
+        if (value != null) {
+            option(text, value, a, 0);
+            return;
+        }
+        int eq = tok.indexOf('=');
+        if (optionsEnded || tok.equals("-") || !tok.startsWith("-")) {
+            leftOver(text, a, optional);
+        } else if (tok.equals("--")) {
+            optionsEnded = true;                                                    // getopt_long's end of the options
+        } else if (tok.startsWith("--") && eq > 0) {
+            option(text, tok.substring(0, eq), a, eq + 1);
+        } else if (tok.equals("--exclusive")) {
+            exclusive = true;
+            optionalBefore = tok;
+        } else if (tok.equals("--ignore-pbs")) {
+            ignorePbs = true;
+        } else if (FLAGS.contains(tok)) {
+            // no value: the next word is an option of its own
+        } else if (OPTIONAL.contains(tok) || tok.equals("-k")) {
+            optionalBefore = tok;
+        } else if (tok.length() == 2 && SHORT_FLAGS.indexOf(tok.charAt(1)) >= 0) {
+            // a short option without a value
+        } else if (tok.startsWith("--") || tok.length() == 2) {
+            pendingOption = tok;
+        } else if ("NGnJ".indexOf(tok.charAt(1)) >= 0) {
+            option(text, tok.substring(0, 2), a, 2);
+        }
+    }
+
+    /**
+     * A word of the directives that is neither an option nor an option's value: getopt_long leaves it over, and sbatch stops
+     * with "Invalid directive found in batch script: WORD" and exits (_opt_batch_script: _set_options returns an optind short
+     * of argc, SchedMD/slurm src/sbatch/opt.c), so the job is not submitted. The first is said (SYN012, an error).
+     */
+    private void leftOver(ScalarText text, Argument a, String optional) {
+        if (stray != null) return;
+        String shown = a.text().length() > 40 ? a.text().substring(0, 40) + "..." : a.text();
+        stray = new Word(shown, true, text.span(a.start(), a.at()[a.text().length()]));
+        if (refused.size() >= MAX_UNEXPANDED) return;
+        String why = optional != null ? optional + " takes a value only written with '=' (" + optional + "=" + shown
+                + "), so the word after it"
+                : optionsEnded ? "'--' ends the options, and the word after it" : "the word";
+        refused.add(new Refused(stray.span(), "'" + shown + "' on a #SBATCH line is neither an option nor an option's value: sbatch"
+                + " reads the words of all the directive lines as one argument list with getopt_long, " + why + " is left over,"
+                + " and sbatch stops with \"Invalid directive found in batch script: " + shown + "\" and exits (_opt_batch_script,"
+                + " SchedMD/slurm src/sbatch/opt.c), so the job is not submitted; "
+                + (optional != null ? "write " + optional + "=" + shown + ", or remove the word"
+                        : "write the value with its option (--option=value), or start a note with '#'"), "#SBATCH left over"));
     }
 
     /**
@@ -670,9 +735,13 @@ final class SlurmDirectives {
         } else if (gresGpus != null) {
             gpusPerNode = gresGpus;
             gpusPerNodeWritten = gresWritten;
+            gpuType = gresType;
+            gpuTypeKnown = true;
         } else if (gpusPerNodeOption != null) {
             gpusPerNode = gpusPerNodeOption;
             gpusPerNodeWritten = "#SBATCH --gpus-per-node";
+            gpuType = gpusPerNodeType;
+            gpuTypeKnown = true;
         }
         boolean conflicting = gresMixed != null || gresGpus != null && (gpusPerNodeOption != null || gresOther != null) && gpusPerNode == null;
         long n = Launchers.number(nodes), t = Launchers.number(tasksPerNode), all = Launchers.number(tasks);

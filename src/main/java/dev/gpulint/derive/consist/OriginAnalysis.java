@@ -66,7 +66,7 @@ public final class OriginAnalysis {
         for (Map.Entry<String, List<Specs.Stated>> e : by.entrySet()) {
             String q = e.getKey();
             List<Specs.Stated> all = e.getValue();
-            if (q.equals("app_gpus_per_node") || q.equals("step_gpus_per_node")) continue;      // compared with the pod's GPUs below
+            if (q.equals("app_gpus_per_node") || q.equals("step_gpus_per_node") || q.equals("step_gpu_type")) continue;   // below
             Specs.Stated ref = reference(all);
             if (ref == null) continue;
             for (Specs.Stated s : all) {
@@ -84,6 +84,13 @@ public final class OriginAnalysis {
                     if (s.value().equals(pod.value())) continue;
                     out.add(new Differs(q, place(s, s.span()), place(pod, pod.span()), null));
                 }
+            }
+        }
+        // the GPU type a Slurm step asks for (srun --gres=gpu:TYPE:N), against the type of the job's GPU request
+        Specs.Stated jobType = by.getOrDefault("gpu_type", List.of()).stream().findFirst().orElse(null);
+        if (jobType != null) {
+            for (Specs.Stated s : by.getOrDefault("step_gpu_type", List.of())) {
+                if (!s.value().equals(jobType.value())) out.add(new Differs("step_gpu_type", place(s, s.span()), place(jobType, jobType.span()), null));
             }
         }
         return List.copyOf(out);

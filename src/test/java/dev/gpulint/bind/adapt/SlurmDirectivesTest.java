@@ -38,6 +38,17 @@ class SlurmDirectivesTest {
     }
 
     @Test
+    void anOptionWithoutAValueLeavesTheNextWordToTheNextOption() {
+        // --requeue, --exclusive and -H take no value (slurm_opt.c's option table): "-N 4" on the next line is still the nodes;
+        // before, the option without a value took "-N" as its value and the 4 was dropped
+        assertEquals("4 at 4:12", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH --requeue\n#SBATCH -N 4\n").nodes()));
+        assertEquals("4 at 4:12", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH --exclusive\n#SBATCH -N 4\n").nodes()));
+        assertEquals("4 at 2:43", at(job("#SBATCH --nodes=2 --gpus-per-node=8 -H -N 4\n").nodes()));
+        // an option's value may be the first word of the next directive line: sbatch reads all the lines as one argument list
+        assertEquals("4 at 3:9", at(job("#SBATCH --gpus-per-node=8 --nodes\n#SBATCH 4\n").nodes()));
+    }
+
+    @Test
     void theLastGpuRequestWins() {
         Specs.Job g = job("#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\n#SBATCH --gpus-per-node=8\n");
         assertEquals("8 at 4:25", at(g.gpusPerNode()));

@@ -231,6 +231,20 @@ public final class MemoryFact implements SizedFact {
     public int getPipelineStageNumber() { return stage + 1; }
     /** A named job's fullest stage's parameters on one GPU before sharding. */
     public double getStageParameters() { return stageParameters; }
+    private long namedEp, namedExpertTp;
+
+    /**
+     * The named stage's routed experts are split over expert tp × ep GPUs, not tp (MoeShape.ExpertShare, the plan's split),
+     * which the message says beside "÷ tp"; set for a mixture-of-experts shape only.
+     */
+    public MemoryFact namedExperts(long expertTp, long ep) { this.namedExpertTp = expertTp; this.namedEp = ep; return this; }
+    /** The named stage's shape has routed experts ({@link #namedExperts}). */
+    public boolean isNamedMoe() { return namedEp > 0; }
+    /** The expert tp the named stage's routed experts are divided by (0 when dense). */
+    public long getNamedExpertTp() { return namedExpertTp; }
+    /** The ep the named stage's routed experts are divided by (0 when dense). */
+    public long getNamedEp() { return namedEp; }
+
     /** Bytes of torchtitan's final norm + output unit and the block FSDP2 prefetches beside it, whole at the stage's peak, in perGpuBytes (0: none). */
     public double getHeldBytes() { return heldBytes; }
     /** torchtitan's gathered units are held whole at the stage's peak ({@link #getHeldBytes}). */

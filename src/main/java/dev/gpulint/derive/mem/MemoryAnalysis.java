@@ -201,6 +201,11 @@ public final class MemoryAnalysis {
         if (shard > 0 && shard < dp) f.hybrid(shard);
         f.pipelined(pipelined);
         f.named(j.statedWhere("model_shape"), s.stage(), s.parameters(), StageMemory.gatheredBytes(x, e.inputs().variants(), s));
+        // routed experts: the stage's parameters count them ÷ expert tp × ep (the plan's split), not ÷ tp, and the message says so
+        if (x.model().experts() > 1) {
+            long etp = e.inputs().variants().moe() != null ? e.inputs().variants().moe().etp(l) : l.tp();   // StateShards.of(l, v)'s
+            f.namedExperts(Math.max(1, etp), Math.max(1, l.ep()));
+        }
         if (sized != null) f.sized(sized.fact());
         out.add(f);
     }

@@ -148,4 +148,37 @@ class FsdpTrainShapeTest {
         assertNull(j.model(), "another program's --num_layers is not this one's");
         assertNull(j.batch());
     }
+
+    @Test
+    void theShapeFlagsNotWrittenAreTheProgramsDefaultsToo() {
+        // arguments.py at 8822adcc: --num_layers 12, --num_heads 12, --max_context_width 2048, --intermediate_size 11008
+        Specs.Job j = Foreign.bind("bare.yaml", manifest("torchrun", """
+                - --hidden_width=4096
+                - --model_type=llama_v3
+                """));
+        Specs.Model m = j.model();
+        assertEquals(12L, m.layers().value());
+        assertEquals(12L, m.attentionHeads().value());
+        assertEquals(2048L, m.seqLength().value());
+        assertEquals(11_008L, m.ffnHiddenSize().value(), "get_model_config passes --intermediate_size to LlamaConfig");
+        List<String> unpriced = j.origin().unpriced();
+        for (String flag : List.of("--num_layers", "--num_heads", "--max_context_width", "--intermediate_size")) {
+            assertTrue(unpriced.stream().anyMatch(u -> u.startsWith(flag + " not written: ") && u.contains("the program's default")),
+                    flag + " " + unpriced);
+        }
+    }
+
+    @Test
+    void gptNeoxIsMultiHeadWhateverNumKeyValueHeadsSays() {
+        Specs.Job j = Foreign.bind("neox-gqa.yaml", manifest("torchrun", """
+                - --hidden_width=2048
+                - --num_layers=24
+                - --num_heads=16
+                - --num_key_value_heads=4
+                """));
+        Specs.Model m = j.model();
+        assertTrue(m.kvHeads() == null || m.kvHeads().value() == 16L, "GPTNeoXConfig takes no key-value heads: " + m.kvHeads());
+        assertTrue(j.origin().unpriced().stream().noneMatch(u -> u.startsWith("--num_layers") || u.startsWith("--num_heads")
+                || u.startsWith("--intermediate_size")), "written, or not read for gpt_neox: no default line " + j.origin().unpriced());
+    }
 }

@@ -223,14 +223,17 @@ final class Nemo2Moe {
      * deepseek_v32_bridge.py as the code index stores it; the index gives no commit for that version: at e4410af0 the file
      * holds the bridge alone). KimiK25VLModelProvider extends KimiK2Provider with vision fields only (src/megatron/bridge/
      * models/kimi_vl/kimi_k25_vl_provider.py at 016f7b7301cfd027f0269d4f0c4dd45ef8b62894): K2's 1 / 1, no limit.
-     * GLM5ModelProvider (moe_aux_loss_coeff and the DSA indexer's fields) and the Moonlight-based KimiVLModelProvider (vision
-     * fields and token ids) extend DeepSeekV3ModelProvider and declare no group field, so they take its 8 / 4 (both read as
-     * the code index stores them, with no path or commit it gives; to pin when a stored version names one).
+     * The Moonlight-based KimiVLModelProvider (vision fields and token ids) extends DeepSeekV3ModelProvider and declares no
+     * group field, so it takes its 8 / 4 (read as the code index stores it, with no path or commit it gives; to pin when a
+     * stored version names one). GLM5ModelProvider is not listed: the code index holds at least five different versions of
+     * it (extending DeepSeekV3ModelProvider, MLAModelProvider or HybridModelProvider; declaring 1 / 1 or no group field),
+     * none from a pinned upstream commit, and GLM-5's Hugging Face configs write n_group 1, topk_group 1: a GLM5 dump
+     * without group fields is read with no group limit (review24b).
      * Glm5NextModelProvider extends MLAModelProvider (glm/glm5_next_provider.py at 3b6bc980) and the DeepSeek providers of
      * deepseek_provider.py at 355cef4 extend MLAModelProvider too, which declares none.
      */
     static final java.util.Map<String, String> BRIDGE_PARENTS = java.util.Map.of("DeepSeekV32ModelProvider", "DeepSeekV3ModelProvider",
-            "GLM5ModelProvider", "DeepSeekV3ModelProvider", "KimiVLModelProvider", "DeepSeekV3ModelProvider",
+            "KimiVLModelProvider", "DeepSeekV3ModelProvider",
             "KimiK25VLModelProvider", "KimiK2Provider");
 
     /**

@@ -512,18 +512,37 @@ final class SlurmDirectives {
         arguments(s, i, end, a -> argument(text, s, a));
     }
 
-    /**
-     * The long options of sbatch that take no value (has_arg no_argument in the option table sbatch reads its directives with,
-     * SchedMD/slurm src/common/slurm_opt.c): the word after one is not its value. The short ones are {@link #SHORT_FLAGS}.
+    /*
+     * sbatch's option table, as slurm_option_table_create builds it for sbatch (the options with a set_func or a
+     * set_func_sbatch and a name; SchedMD/slurm src/common/slurm_opt.c at 002a907694609f82564ff36dd8a050d12a57c702), by has_arg.
+     * The optstring starts with '+': getopt_long stops at the first word that is not an option, and sbatch exits on it.
      */
-    private static final java.util.Set<String> FLAGS = java.util.Set.of("--contiguous", "--hold", "--ignore-pbs", "--no-requeue",
-            "--requeue", "--overcommit", "--oversubscribe", "--share", "--parsable", "--quiet", "--reboot", "--spread-job",
-            "--test-only", "--use-min-nodes", "--verbose", "--version", "--wait", "--help", "--usage");
+    /** The long options that take no value (no_argument): the word after one is not its value. */
+    private static final java.util.Set<String> FLAGS = java.util.Set.of("--contiguous", "--help", "--hold", "--ignore-pbs",
+            "--no-requeue", "--overcommit", "--oversubscribe", "--parsable", "--quiet", "--reboot", "--requeue", "--spread-job",
+            "--stepmgr", "--test-only", "--use-min-nodes", "--usage", "--verbose", "--version", "--wait",
+            "--share");                                                              // --share: older releases' alias of -s
     /** The long options whose value is optional (optional_argument): given only as --option=value, the next word is none of it. */
-    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("--exclusive", "--no-kill", "--nice", "--propagate",
-            "--get-user-env");
-    /** sbatch's short options without a value (-H hold, -h help, -O overcommit, -Q quiet, -s oversubscribe, -u usage, -V, -v, -W wait), and -k (no-kill), whose value is optional. */
-    private static final String SHORT_FLAGS = "hHOQsuVvWk";
+    private static final java.util.Set<String> OPTIONAL = java.util.Set.of("--exclusive", "--get-user-env", "--nice", "--no-kill",
+            "--propagate");
+    /** The long options that take a value (required_argument): the next word is the value when it is not written with '='. */
+    private static final java.util.Set<String> REQUIRED = java.util.Set.of("--account", "--acctg-freq", "--array", "--autocomplete",
+            "--batch", "--bb", "--bbf", "--begin", "--chdir", "--cluster", "--cluster-constraint", "--clusters", "--comment",
+            "--constraint", "--container", "--container-id", "--context", "--core-spec", "--cores-per-socket", "--cpu-freq",
+            "--cpus-per-gpu", "--cpus-per-task", "--deadline", "--delay-boot", "--dependency", "--distribution", "--error",
+            "--exclude", "--export", "--export-file", "--extra", "--extra-node-info", "--gid", "--gpu-bind", "--gpu-freq", "--gpus",
+            "--gpus-per-node", "--gpus-per-socket", "--gpus-per-task", "--gres", "--gres-flags", "--hint", "--input", "--job-name",
+            "--kill-on-invalid-dep", "--licenses", "--mail-type", "--mail-user", "--mcs-label", "--mem", "--mem-bind",
+            "--mem-per-cpu", "--mem-per-gpu", "--mincpus", "--network", "--nodefile", "--nodelist", "--nodes", "--ntasks",
+            "--ntasks-per-core", "--ntasks-per-gpu", "--ntasks-per-node", "--ntasks-per-socket", "--ntasks-per-tres",
+            "--open-mode", "--output", "--partition", "--prefer", "--priority", "--profile", "--qos", "--reservation", "--segment",
+            "--signal", "--sockets-per-node", "--switches", "--tasks-per-node", "--thread-spec", "--threads-per-core", "--time",
+            "--time-min", "--tmp", "--tres-bind", "--tres-per-task", "--uid", "--wait-all-nodes", "--wckey", "--wrap");
+    /** The short options without a value (h help, H hold, O overcommit, Q quiet, s oversubscribe, V version, v verbose, W wait;
+     *  u: --usage in older releases, not an sbatch option now, and getopt_long takes no value for an unknown one). */
+    private static final String SHORT_FLAGS = "hHOQsuVvW";
+    /** The short options that take a value (the optstring's "X:"); k (--no-kill) takes an optional one ("k::"), only attached. */
+    private static final String SHORT_REQUIRED = "AabBcCdDeFGiJLmMnNopqStwx";
 
     /** The option whose value is the next argument (across directive lines: sbatch reads them as one list); null: none. */
     private String pendingOption;
@@ -531,6 +550,12 @@ final class SlurmDirectives {
     private String optionalBefore;
     /** "--" was read: getopt_long ends the options there, and every later word is left over. */
     private boolean optionsEnded;
+    /**
+     * The option before this argument is not in sbatch's table: a SPANK plugin's (pyxis adds --container-image with a value and
+     * --no-container-mount-home without one, to the same table) or one sbatch does not know; whether it takes a value is unknown,
+     * so a next word that is not an option may be its value and is not said to be left over.
+     */
+    private boolean unknownBefore;
     /** The first word left over (neither an option nor an option's value): sbatch exits on it. */
     private Word stray;
 
@@ -547,15 +572,17 @@ final class SlurmDirectives {
         }
         String tok = a.text();
         String value = pendingOption, optional = optionalBefore;
+        boolean unknown = unknownBefore;
         pendingOption = null;
         optionalBefore = null;
+        unknownBefore = false;
         if (value != null) {
             option(text, value, a, 0);
             return;
         }
         int eq = tok.indexOf('=');
         if (optionsEnded || tok.equals("-") || !tok.startsWith("-")) {
-            leftOver(text, a, optional);
+            if (!unknown || optionsEnded) leftOver(text, a, optional);
         } else if (tok.equals("--")) {
             optionsEnded = true;                                                    // getopt_long's end of the options
         } else if (tok.startsWith("--") && eq > 0) {
@@ -567,14 +594,36 @@ final class SlurmDirectives {
             ignorePbs = true;
         } else if (FLAGS.contains(tok)) {
             // no value: the next word is an option of its own
-        } else if (OPTIONAL.contains(tok) || tok.equals("-k")) {
+        } else if (OPTIONAL.contains(tok)) {
             optionalBefore = tok;
-        } else if (tok.length() == 2 && SHORT_FLAGS.indexOf(tok.charAt(1)) >= 0) {
-            // a short option without a value
-        } else if (tok.startsWith("--") || tok.length() == 2) {
+        } else if (REQUIRED.contains(tok)) {
             pendingOption = tok;
-        } else if ("NGnJ".indexOf(tok.charAt(1)) >= 0) {
-            option(text, tok.substring(0, 2), a, 2);
+        } else if (tok.startsWith("--")) {
+            unknownBefore = true;
+        } else {
+            shortOptions(text, a, tok);
+        }
+    }
+
+    /**
+     * A word of short options ({@code -N4}, {@code -H}, {@code -HN 4}), as getopt_long reads one: flags one after another, until
+     * an option that takes a value, whose value is the rest of the word or, when nothing is left, the next word.
+     */
+    private void shortOptions(ScalarText text, Argument a, String tok) {
+        for (int j = 1; j < tok.length(); j++) {
+            char c = tok.charAt(j);
+            if (SHORT_FLAGS.indexOf(c) >= 0) continue;
+            if (c == 'k') {
+                if (j + 1 == tok.length()) optionalBefore = "-k";                      // -k's value is only attached (-kset)
+                return;
+            }
+            if (SHORT_REQUIRED.indexOf(c) >= 0) {
+                if (j + 1 < tok.length()) option(text, "-" + c, a, j + 1);
+                else pendingOption = "-" + c;
+                return;
+            }
+            unknownBefore = true;                                                   // not sbatch's: a value or not, unknown
+            return;
         }
     }
 
@@ -588,14 +637,15 @@ final class SlurmDirectives {
         String shown = a.text().length() > 40 ? a.text().substring(0, 40) + "..." : a.text();
         stray = new Word(shown, true, text.span(a.start(), a.at()[a.text().length()]));
         if (refused.size() >= MAX_UNEXPANDED) return;
-        String why = optional != null ? optional + " takes a value only written with '=' (" + optional + "=" + shown
-                + "), so the word after it"
+        String joined = optional == null ? null : optional.startsWith("--") ? optional + "=" + shown : optional + shown;
+        String why = optional != null ? optional + " takes a value only written " + (optional.startsWith("--") ? "with '='"
+                : "attached") + " (" + joined + "), so the word after it"
                 : optionsEnded ? "'--' ends the options, and the word after it" : "the word";
         refused.add(new Refused(stray.span(), "'" + shown + "' on a #SBATCH line is neither an option nor an option's value: sbatch"
                 + " reads the words of all the directive lines as one argument list with getopt_long, " + why + " is left over,"
                 + " and sbatch stops with \"Invalid directive found in batch script: " + shown + "\" and exits (_opt_batch_script,"
                 + " SchedMD/slurm src/sbatch/opt.c), so the job is not submitted; "
-                + (optional != null ? "write " + optional + "=" + shown + ", or remove the word"
+                + (optional != null ? "write " + joined + ", or remove the word"
                         : "write the value with its option (--option=value), or start a note with '#'"), "#SBATCH left over"));
     }
 

@@ -49,6 +49,19 @@ class SlurmDirectivesTest {
     }
 
     @Test
+    void optionsFromSbatchsTableAndPluginsLeaveTheNextOptionAlone() {
+        // --stepmgr takes no value (slurm_opt.c at 002a9076, no_argument): before, it took "-N" as its value, the 4 was left over
+        // (a false SYN012 error) and the nodes stayed 2
+        assertEquals("4 at 4:12", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH --stepmgr\n#SBATCH -N 4\n").nodes()));
+        // a SPANK plugin's option (pyxis' --no-container-mount-home, no value) is not in sbatch's table: an option after it is read
+        assertEquals("4 at 4:12", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH --no-container-mount-home\n#SBATCH -N 4\n")
+                .nodes()));
+        // short options run together as getopt_long reads them: -H a flag, then -N, whose value is the next word
+        assertEquals("4 at 2:31", at(job("#SBATCH --gpus-per-node=8 -HN 4\n").nodes()));
+        assertEquals("4 at 2:30", at(job("#SBATCH --gpus-per-node=8 -HN4\n").nodes()));
+    }
+
+    @Test
     void theLastGpuRequestWins() {
         Specs.Job g = job("#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\n#SBATCH --gpus-per-node=8\n");
         assertEquals("8 at 4:25", at(g.gpusPerNode()));

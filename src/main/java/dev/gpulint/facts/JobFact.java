@@ -43,6 +43,8 @@ public final class JobFact {
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
     String microBatchKey = "micro_batch_size", globalBatchKey = "global_batch_size", seqLengthKey = "seq_length";
     boolean citesMegatron = true;
+    /** The inference server the job's launch starts ("sglang.launch_server", "vllm serve"), else null: `plan` prices training. */
+    String serving;
 
     JobFact() {}
 
@@ -82,6 +84,7 @@ public final class JobFact {
         public Builder expertTp(long etp) { f.expertTp = etp; return this; }
         public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
         /** Whether sequence_parallel is written, and the job's format when not native (its default when absent is off). */
+        public Builder serving(String launcher) { f.serving = launcher; return this; }
         public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
             f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
         }
@@ -397,6 +400,9 @@ public final class JobFact {
     public boolean isCitesMegatron() { return citesMegatron; }
     /** The format the job was read from (Megatron-LM, NeMo, ...); null for a native manifest. */
     public String getFormat() { return format; }
+
+    /** The inference server the job's launch starts, as written, or null (a training job, or one not known to serve). */
+    public String getServing() { return serving; }
     /** The format the job was read from, as the id rules test: Format.MEGATRON; Format.NATIVE for gpulint's own. */
     public Format getFormatId() { return Format.of(format); }
 

@@ -204,11 +204,13 @@ public final class Planner {
 
     /** Why no job can be planned: none was found, or what the jobs found lack (a cluster node group, a model shape). */
     static String nothingToPlan(List<Object> facts) {
-        TreeSet<String> noGroup = new TreeSet<>(), noModel = new TreeSet<>();
+        TreeSet<String> noGroup = new TreeSet<>(), noModel = new TreeSet<>(), serving = new TreeSet<>();
         for (Object f : facts) {
-            if (f instanceof dev.gpulint.facts.JobFact j) (j.isGroupResolved() ? noModel : noGroup).add("'" + j.getName() + "'");
+            if (!(f instanceof dev.gpulint.facts.JobFact j)) continue;
+            if (j.getServing() != null) serving.add("'" + j.getName() + "' (" + j.getServing() + ")");
+            else (j.isGroupResolved() ? noModel : noGroup).add("'" + j.getName() + "'");
         }
-        if (noGroup.isEmpty() && noModel.isEmpty()) {
+        if (noGroup.isEmpty() && noModel.isEmpty() && serving.isEmpty()) {
             return "no training job in the files given; plan reads the jobs check reads (" + readableFormats() + ": docs/other-formats.md)";
         }
         List<String> out = new ArrayList<>();
@@ -219,6 +221,10 @@ public final class Planner {
         if (!noModel.isEmpty()) {
             out.add("job " + String.join(", ", noModel) + " states no model shape: give its layers, hidden size and attention "
                     + "heads (docs/plan.md, Inputs)");
+        }
+        if (!serving.isEmpty()) {
+            out.add("job " + String.join(", ", serving) + " starts an inference server: plan prices a training step (forward, backward,"
+                    + " gradient reduction and optimizer), not serving, so it has nothing to price there");
         }
         return "nothing to plan: " + String.join("; ", out);
     }

@@ -39,6 +39,17 @@ final class DeepSpeedAdapter implements FormatAdapter {
                 || root.get("zero_optimization").isPresent() || root.get("gradient_accumulation_steps").isPresent();
     }
 
+    /**
+     * DeepSpeed's step is train_batch_size = train_micro_batch_size_per_gpu × gradient_accumulation_steps × dp
+     * (deepspeed/runtime/config.py _configure_train_batch_size, which derives whichever of the three is missing): a
+     * file that writes the accumulation steps but not train_batch_size sets the micro-batches per step by them, and
+     * the global batch follows from dp (derive.estimate.JobInputs). With train_batch_size written, that and dp give the
+     * count (Layout#microBatches), and the batch check compares the triple.
+     */
+    static void accumulation(JobDraft j, Located<Long> tbs, Located<Long> gas) {
+        if (tbs == null && gas != null && gas.value() > 0) j.microBatches = gas;
+    }
+
     static JobDraft bind(MappingNode root, String file, String jobName) {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         j.name = new Located<>(jobName, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
@@ -48,6 +59,7 @@ final class DeepSpeedAdapter implements FormatAdapter {
         j.deepspeed = new Specs.DeepSpeedBatch(tbs, micro, gas);
         j.micro = micro;
         j.global = tbs;
+        accumulation(j, tbs, gas);
         MappingNode zero = map(root, "zero_optimization");
         if (zero != null) {
             j.zeroStage = j.key("stage", TreeValues.whole(scalar(zero, "stage")));

@@ -80,6 +80,7 @@ final class GptNeoxAdapter implements FormatAdapter {
         if (tbs != null || micro != null || gas != null) j.deepspeed = new Specs.DeepSpeedBatch(tbs, micro, gas);
         j.micro = micro;
         j.global = tbs;
+        DeepSpeedAdapter.accumulation(j, tbs, gas);
         MappingNode zero = map(root, "zero_optimization");
         if (zero != null) {
             ScalarNode stage = TreeValues.scalar(zero, "stage");
@@ -109,7 +110,7 @@ final class GptNeoxAdapter implements FormatAdapter {
      * What `gpulint plan` reads: {@code precision} (bfloat16, fp16, fp32) or DeepSpeed's {@code fp16} / {@code bf16}
      * {@code enabled}; {@code checkpoint-activations} (gpt-neox recomputes whole layers: full, or none);
      * {@code no-weight-tying} (untied embeddings); {@code num-kv-heads}; {@code intermediate-size} (the MLP width) and
-     * an {@code activation} of the GLU family (gated). What the file does not say takes the plan's defaults.
+     * an {@code activation} of the GLU family (gated); {@code sequence_parallel}. What the file does not say takes the plan's defaults.
      */
     private static void plan(JobDraft j, MappingNode root) {
         ScalarNode precision = value(root, "precision");
@@ -129,6 +130,9 @@ final class GptNeoxAdapter implements FormatAdapter {
         if (kv != null) j.kvHeads = kv;
         Located<Long> ffn = size(j, root, "intermediate-size", "model.ffn_hidden_size");
         if (ffn != null) j.ffn = ffn;
+        // sequence_parallel (newer gpt-neox, NeoXArgsParallelism, default False): unwritten, the plan takes it off (JobInputs)
+        Located<Boolean> sp = TreeValues.bool(value(root, "sequence-parallel"));
+        if (sp != null) j.sequenceParallel = j.key(written(root, "sequence-parallel"), sp);
         ScalarNode act = value(root, "activation");
         if (act != null && !act.isNull()) j.gated = new Located<>(act.text().toLowerCase(java.util.Locale.ROOT).contains("glu"), act.span());
     }

@@ -312,7 +312,7 @@ final class JobDraft {
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, order, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
                         dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout, variableSeqLengths, null);
-        Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, microBatches);
+        Specs.Batch batch = micro == null && global == null && microBatches == null ? null : new Specs.Batch(micro, global, microBatches);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null && gatherWithStep == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null,

@@ -39,6 +39,16 @@ final class LaunchStatements {
         // a serving engine's model (vllm serve --model, sglang --model-path with --tp) is not trained: its shape would
         // price a training step nobody runs
         boolean served = Launchers.SERVING_TP_FLAGS.stream().anyMatch(l.flags::containsKey);
+        // the configuration the launch names (--config_file): while no linted file is it (ScriptLinks drops this then), the
+        // plan says its settings were not read where it assumes them (JobInputs: the ZeRO stage)
+        if (l.configFile != null && l.configFile.known() && j.stated.stream().noneMatch(x -> x.quantity().equals("launch_config"))) {
+            j.stated.add(new dev.gpulint.spec.Specs.Stated("launch_config", l.configFile.text(), l.configFile.text(), StatedKind.LAUNCHER,
+                    l.configFile.span()));
+        }
+        // an inference server's launch: `plan` says the job serves a model rather than asking for a training shape (Planner)
+        if (l.serving != null && j.stated.stream().noneMatch(x -> x.quantity().equals("serving"))) {
+            j.stated.add(new dev.gpulint.spec.Specs.Stated("serving", l.serving, l.serving, StatedKind.LAUNCHER, null));
+        }
         for (String f : dev.gpulint.bind.adapt.shell.ModelFlags.FLAGS) {
             Word m = l.modelNames.get(f);
             if (m != null && !served) j.modelNames.add(j.key(f, new Located<>(m.text(), m.span())));

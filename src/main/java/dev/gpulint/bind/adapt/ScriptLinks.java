@@ -79,7 +79,10 @@ final class ScriptLinks {
         for (JobDraft script : all) {
             if (merged.contains(script) || script.configRef == null) continue;
             JobDraft config = find(all, script.configRef.value(), d -> CONFIG_FORMATS.contains(d.format));
-            if (config != null) configuration(script, config);
+            if (config != null) {
+                configuration(script, config);
+                script.stated.removeIf(x -> x.quantity().equals("launch_config"));     // read: its settings are the job's
+            }
         }
         return merged;
     }

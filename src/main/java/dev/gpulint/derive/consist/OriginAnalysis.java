@@ -67,6 +67,7 @@ public final class OriginAnalysis {
             String q = e.getKey();
             List<Specs.Stated> all = e.getValue();
             if (q.equals("app_gpus_per_node") || q.equals("step_gpus_per_node") || q.equals("step_gpu_type")) continue;   // below
+            if (q.equals("launch_config") || q.equals("serving")) continue;     // what the plan says of the launch, no count
             Specs.Stated ref = reference(all);
             if (ref == null) continue;
             for (Specs.Stated s : all) {

@@ -116,8 +116,16 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         boolean sp;
         if (par != null && par.sequenceParallel() != null) sp = par.sequenceParallel().value() && tp > 1;
         else {
-            sp = tp > 1;
-            if (tp > 1) as.add("parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
+            String off = sequenceParallelOff(j);
+            sp = tp > 1 && off == null;
+            if (tp > 1) as.add(off != null ? off : "parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
+        }
+        if (r.zeroStage() == 0 && !distributed && (long) dp * cp > 1 && (o == null || o.zeroStage() == null)) {
+            String config = j.statedWhere("launch_config");
+            as.add("ZeRO stage not stated: 0, every data-parallel rank holds the whole model states (no zero_optimization.stage,"
+                    + " distributed optimizer or FSDP sharding is written in the files read)" + (config == null ? ""
+                    : "; the configuration the launch names, " + config + ", is not among the files read: its sharding (a DeepSpeed"
+                    + " ZeRO stage, FSDP) is not known; lint it with the job to price it"));
         }
         Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
                 (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j), every, HybridInputs.shard(par, dp, as));
@@ -178,6 +186,27 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         String gdnCp = variants.mamba() == null ? null : variants.mamba().contextParallel(cp);
         if (gdnCp != null) as.add(gdnCp);
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
+    }
+
+    /**
+     * The words of the assumption when the job's format runs tensor parallelism without sequence parallelism unless it is
+     * written, else null (NeMo's recipes and the native manifest's default: on with tp > 1). Megatron-LM's
+     * {@code --sequence-parallel} is an argparse store_true switch (megatron/training/arguments.py), off unless given;
+     * gpt-neox's {@code sequence_parallel} defaults to False (megatron/neox_arguments/neox_args.py, NeoXArgsParallelism;
+     * older gpt-neox has no such key and never shards the sequence); a DeepSpeed configuration has no such setting.
+     */
+    static String sequenceParallelOff(Specs.Job j) {
+        dev.gpulint.spec.Format f = j.origin() == null ? null : dev.gpulint.spec.Format.of(j.origin().format());
+        if (f == null) return null;
+        return switch (f) {
+            case MEGATRON -> "--sequence-parallel not given: off (Megatron-LM's store_true switch, megatron/training/arguments.py);"
+                    + " the tp group holds the layer norms' and dropouts' activations whole";
+            case GPT_NEOX -> "sequence_parallel not given: off (gpt-neox's NeoXArgsParallelism default False,"
+                    + " megatron/neox_arguments/neox_args.py); the tp group holds the layer norms' and dropouts' activations whole";
+            case DEEPSPEED -> "sequence parallelism: off (a DeepSpeed configuration has no Megatron-style sequence parallelism);"
+                    + " the tp group holds the layer norms' and dropouts' activations whole";
+            default -> null;
+        };
     }
 
     /** The layers whose activations the job offloads to host memory (0 without offload). */

@@ -73,6 +73,7 @@ public final class JobAnalysis {
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .microBatchesStated(b != null && b.microBatches() != null)
+                .serving(j.statedWhere("serving"))
                 .laidOut(p != null && (p.stageLayers() != null || p.isUnknown(Specs.PIPELINE_LAYOUT))
                         || j.origin() != null && Format.of(j.origin().format()).splitsItsOwnPipeline())
                 .offload(j.offload() == null ? 0 : value(j.offload().activationLayers(), 0L),

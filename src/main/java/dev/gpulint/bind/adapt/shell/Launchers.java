@@ -48,6 +48,8 @@ public final class Launchers {
         public Word deepspeedConfig;
         /** The job configuration a training program is given (torchtitan --job.config_file x.toml, --config_file). */
         public Word configFile;
+        /** An inference server the script starts (SERVING_LAUNCHERS), as its launcher is written; null when none. */
+        public String serving;
         public String mpiProgram;
         /** The options as written, for messages: "-np 64", "--map-by ppr:8:node". */
         public String mpiRanksWritten, mpiPerNodeWritten;
@@ -141,6 +143,24 @@ public final class Launchers {
         return null;
     }
 
+    /**
+     * The launchers of the inference servers jobs run in the corpora's shapes, by module ({@code python -m
+     * sglang.launch_server}, {@code python -m vllm.entrypoints.openai.api_server}) or program ({@code vllm serve},
+     * {@code trtllm-serve}): such a job serves a model, it trains none (what `plan` prices).
+     */
+    static final Set<String> SERVING_MODULES = Set.of("sglang.launch_server", "vllm.entrypoints.openai.api_server",
+            "vllm.entrypoints.api_server");
+
+    /** The inference server a command starts, as written ("sglang.launch_server", "vllm serve"), or null. */
+    static String serving(List<Word> w, int i) {
+        String t = w.get(i).text();
+        String prog = Shell.program(t);
+        if (SERVING_MODULES.contains(t) && i > 0 && w.get(i - 1).text().equals("-m")) return t;
+        if (prog.equals("vllm") && i + 1 < w.size() && w.get(i + 1).text().equals("serve")) return "vllm serve";
+        if (prog.equals("trtllm-serve")) return "trtllm-serve";
+        return null;
+    }
+
     /** Serving engines' spellings of tensor parallelism (vLLM, SGLang). */
     public static final Set<String> SERVING_TP_FLAGS = Set.of("--tensor-parallel-size", "--tp-size", "--tp");
     private static final Set<String> BOOLEAN_FLAGS = Set.of("--group-query-attention", "--sequence-parallel",
@@ -159,6 +179,7 @@ public final class Launchers {
         for (int i = 0; i < w.size(); i++) {
             String t = w.get(i).text();
             String prog = Shell.program(t);
+            if (l.serving == null) l.serving = serving(w, i);
             if (prog.equals("mpirun") || prog.equals("mpiexec") || prog.equals("orterun") || prog.equals("mpiexec.hydra")) {
                 if (l.mpiProgram == null) l.mpiProgram = prog;
                 i = mpi(w, i + 1, l) - 1;

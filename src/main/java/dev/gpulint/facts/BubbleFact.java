@@ -15,6 +15,7 @@ public final class BubbleFact {
     private final String microBatchKey, globalBatchKey, localBatchKey;
     private final long localBatchSize;
     private final String microBatchesKey;
+    private final long schedules, scheduleDp;
 
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan) {
@@ -37,6 +38,19 @@ public final class BubbleFact {
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan, String microBatchKey, String globalBatchKey,
                       long localBatchSize, String localBatchKey, String microBatchesKey) {
+        this(jobName, file, pp, virtualPp, microBatches, globalBatchSize, microBatchSize, dp, bubble, ppSpan, microBatchKey,
+                globalBatchKey, localBatchSize, localBatchKey, microBatchesKey, 1, 0);
+    }
+
+    /**
+     * With the pipeline schedules a step runs: {@code schedules} above 1 when the format runs one per gradient-accumulation step
+     * (torchtitan: global ÷ (local × dp), Layout.schedule), m and the bubble then one schedule's; {@code scheduleDp} the
+     * data-parallel size that count was derived with (0 for one schedule).
+     */
+    public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
+                      long microBatchSize, long dp, double bubble, Span ppSpan, String microBatchKey, String globalBatchKey,
+                      long localBatchSize, String localBatchKey, String microBatchesKey, long schedules, long scheduleDp) {
+        this.schedules = Math.max(1, schedules); this.scheduleDp = scheduleDp;
         this.localBatchSize = localBatchSize; this.localBatchKey = localBatchKey; this.microBatchesKey = microBatchesKey;
         this.jobName = jobName; this.file = file; this.pp = pp; this.virtualPp = virtualPp; this.microBatches = microBatches;
         this.globalBatchSize = globalBatchSize; this.microBatchSize = microBatchSize; this.dp = dp; this.bubble = bubble;
@@ -87,6 +101,15 @@ public final class BubbleFact {
     /** m is stated under a key of the format's own (torchtitan's pipeline_parallel_microbatches), not batch.micro_batches. */
     public boolean isCountKeyed() { return isMicroBatchesStated() && !isLocalBatchSplit() && microBatchesKey != null
             && !microBatchesKey.equals("micro_batches"); }
+
+    /** Pipeline schedules per step: 1, but for torchtitan's gradient accumulation (one schedule per accumulation step). */
+    public long getSchedules() { return schedules; }
+    /** The step runs several pipeline schedules, each paying the bubble ({@link #getBubble} is one schedule's). */
+    public boolean isAccumulated() { return schedules > 1; }
+    /** The data-parallel size the schedules were counted with (0 for one schedule). */
+    public long getScheduleDp() { return scheduleDp; }
+    /** The global batch the schedules were counted from: schedules × local batch × dp (0 for one schedule). */
+    public long getScheduleGlobalBatchSize() { return isAccumulated() ? schedules * localBatchSize * scheduleDp : 0; }
 
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/bubble"; }

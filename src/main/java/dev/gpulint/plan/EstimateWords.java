@@ -291,11 +291,15 @@ public final class EstimateWords {
 
     static String bubble(Term.Bubble b) {
         long mb = b.microBatches();
+        double one = b.perSchedule();
         if (b.even()) {
-            return String.format(Locale.ROOT, "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
-                    b.pp() - 1, b.virtualPp(), Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()),
-                    100.0 * (b.pp() - 1) / (b.virtualPp() * mb), mb);
+            return String.format(Locale.ROOT, "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s%s (%s)",
+                    b.pp() - 1, b.virtualPp(), Units.seconds(b.perMicroBatch()), Units.seconds(one), schedules(b),
+                    share(b, String.format(Locale.ROOT, "(pp − 1)/(vpp·m + pp − 1) = %d/(%d·%d + %d)", b.pp() - 1, b.virtualPp(), mb,
+                            b.pp() - 1), (b.pp() - 1.0) / (b.virtualPp() * mb + b.pp() - 1.0)));
         }
+        String measured = "bubble ÷ (bubble + m × micro-batch)";
+        double fraction = one / (one + mb * b.perMicroBatch());
         if (b.mtp()) {
             // the MTP layers' blocks at their kind and eh_proj at their time, in mean layers: each rank's share by its time
             StringBuilder worth = new StringBuilder(), mtp = new StringBuilder();
@@ -310,16 +314,27 @@ public final class EstimateWords {
             return String.format(Locale.ROOT,
                     "the stages' layers' worth %s by rank (the decoder's at the mean layer%s; the MTP layers' %s: their blocks at"
                             + " their kind and eh_proj at what they cost, MtpLayers): the other stages' ÷ the slowest stage's (%s) = %s"
-                            + " stages' worth, /vpp %d, of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
+                            + " stages' worth, /vpp %d, of one micro-batch's %s: %s%s (%s)",
                     worth, split.isEmpty() ? "" : ", layers " + split, mtp, trim(b.slowestLayers()), trim(b.otherLayers()),
-                    b.virtualPp(), Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()),
-                    100.0 * b.seconds() / (mb * b.perMicroBatch()), mb);
+                    b.virtualPp(), Units.seconds(b.perMicroBatch()), Units.seconds(one), schedules(b), share(b, measured, fraction));
         }
         return String.format(Locale.ROOT,
                 "layers %s: the other stages' layers ÷ the slowest stage's (%s) = %s stages' worth, /vpp %d, of one"
-                        + " micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
+                        + " micro-batch's %s: %s%s (%s)",
                 b.split().describe(b.layers(), b.pp()), trim(b.slowestLayers()), trim(b.otherLayers()), b.virtualPp(),
-                Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()), 100.0 * b.seconds() / (mb * b.perMicroBatch()), mb);
+                Units.seconds(b.perMicroBatch()), Units.seconds(one), schedules(b), share(b, measured, fraction));
+    }
+
+    /** The schedules a step pays the bubble in (torchtitan's gradient-accumulation steps), "" for one. */
+    private static String schedules(Term.Bubble b) {
+        return b.schedules() == 1 ? "" : String.format(Locale.ROOT, " per pipeline schedule × %d schedules per step (torchtitan runs"
+                + " one per gradient-accumulation step, global ÷ (local × dp)) = %s", b.schedules(), Units.seconds(b.seconds()));
+    }
+
+    /** The bubble's share of its schedule, as PAR006 gives it: what the GPUs idle of the schedule, by its formula. */
+    private static String share(Term.Bubble b, String formula, double fraction) {
+        return String.format(Locale.ROOT, "the bubble's share of %s schedule, %s = %.1f %%, with m = %d micro-batch%s per schedule",
+                b.schedules() == 1 ? "the" : "each", formula, 100 * fraction, b.microBatches(), b.microBatches() == 1 ? "" : "es");
     }
 
     static String tpCopy(Term.TpCopy x) {

@@ -148,7 +148,8 @@ public final class PlanReport {
         b.append("\n\n");
         b.append(h).append("Layout (as written)\n").append(markdown ? "\n" : "  ").append(l.sizes()).append(", micro batch ")
                 .append(l.microBatchSize()).append(", global batch ").append(l.globalBatchSize()).append(", ")
-                .append(l.microBatches() > 0 ? l.microBatches() + " micro-batches per step"
+                .append(l.microBatches() > 0 ? l.microBatches() + " micro-batches per step" + (l.pp() > 1 && l.schedules() > 1 ? " in "
+                        + l.schedules() + " pipeline schedules of " + l.scheduleMicroBatches() + " (one per gradient-accumulation step)" : "")
                         : "no whole number of micro-batches per step (global batch " + l.globalBatchSize() + " ÷ micro batch × dp "
                         + (long) l.microBatchSize() * l.dp() + ", PAR007: the terms below round the count up)")
                 .append(", zero stage ").append(l.zeroStage())

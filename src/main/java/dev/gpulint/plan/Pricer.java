@@ -111,7 +111,7 @@ final class Pricer implements CandidateSearch.Pricing {
         // every component of the layout but its recompute (the canonical constructor: a component Layout gains is one more here)
         Layout key = new Layout(l.tp(), l.pp(), l.dp(), l.cp(), l.ep(), l.virtualPp(), l.microBatchSize(), l.globalBatchSize(),
                 l.zeroStage(), l.distributedOptimizer(), Layout.Recompute.NONE, l.sequenceParallel(), l.split(), l.offloadLayers(),
-                l.recomputeEvery(), l.dpShard());
+                l.recomputeEvery(), l.dpShard(), l.scheduleBatch());
         Shared s = lastShared.get();
         if (s != null && s.key().equals(key)) return s;
         s = new Shared(key, MemoryModel.states(shape(l.tp()), l, stateBytes(l.zeroStage(), l.distributedOptimizer()), in.variants()));

@@ -575,7 +575,17 @@ public final class Specs {
         }
     }
 
-    public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
+    /**
+     * The batch: {@code scheduleBatch} is the batch per data-parallel rank one pipeline schedule runs when the format runs one
+     * per gradient-accumulation step (torchtitan's local_batch_size at pp above 1), null when one schedule runs the step
+     * (Layout.schedule, the home of the count).
+     */
+    public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches,
+                        Located<Long> scheduleBatch) {
+        public Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {
+            this(microBatchSize, globalBatchSize, microBatches, null);
+        }
+    }
 
     /**
      * The optimizer.

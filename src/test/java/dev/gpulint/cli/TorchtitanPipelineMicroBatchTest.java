@@ -34,7 +34,9 @@ class TorchtitanPipelineMicroBatchTest {
     void nothingWrittenRunsTheDefaultLocalBatchAsOneSequenceMicroBatches(@TempDir Path dir) {
         String out = plan(dir, Recipes.torchtitan("8B").parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2").toml());
         assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 1, global batch 64, 8 micro-batches per step,"), out);
-        assertTrue(out.contains("(bubble fraction 12.5 % of 8 micro-batches)"), out);
+        // the bubble's share of the schedule, as PAR006 says it: a fraction of the schedule, never over 100 %
+        assertTrue(out.contains("(the bubble's share of the schedule, bubble ÷ (bubble + m × micro-batch) = 11.1 %, with m = 8"
+                + " micro-batches per schedule)"), out);
         assertTrue(out.contains(DEFAULT_LINE), out);
         assertTrue(out.contains("[training] local_batch_size not written: 8 sequences per micro-batch"), out);
     }
@@ -51,9 +53,16 @@ class TorchtitanPipelineMicroBatchTest {
     void aWrittenGlobalBatchAccumulatesOverTheSameMicroBatches(@TempDir Path dir) {
         String out = plan(dir, Recipes.torchtitan("8B").training("local_batch_size = 4", "global_batch_size = 64", "seq_len = 8192")
                 .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2").toml());
-        // 64 ÷ (1 × dp 8): two accumulation steps of 4 one-sequence micro-batches
-        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 1, global batch 64, 8 micro-batches per step,"), out);
-        assertTrue(out.contains("the local batch 4 runs as 4 micro-batches per step"), out);
+        // 64 ÷ (4 × dp 8): two accumulation steps, each one pipeline schedule of 4 one-sequence micro-batches (torchtitan/train.py
+        // at 000204a4: train_step calls forward_backward_step, one pp_schedule.step, per gradient-accumulation step), each with
+        // its bubble: 1/(4 + 1) of a schedule, not 1/(8 + 1) of one schedule of 8
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 1, global batch 64, 8 micro-batches per step in 2 pipeline schedules"
+                + " of 4 (one per gradient-accumulation step),"), out);
+        assertTrue(out.contains("the local batch 4 runs as 4 micro-batches per pipeline schedule, one schedule per gradient-accumulation step"), out);
+        assertTrue(out.contains(" per pipeline schedule × 2 schedules per step (torchtitan runs one per gradient-accumulation step,"
+                + " global ÷ (local × dp)) = "), out);
+        assertTrue(out.contains("(the bubble's share of each schedule, bubble ÷ (bubble + m × micro-batch) = 20.0 %, with m = 4"
+                + " micro-batches per schedule)"), out);
     }
 
     @Test

@@ -155,12 +155,28 @@ class EstimateWordsTest {
 
     @Test
     void bubbleEvenAndUneven() {
-        assertEquals("bubble: (pp − 1)/vpp = 3/20 of one micro-batch's 209.1 ms: 31.4 ms (bubble fraction 0.5 % of 32 micro-batches)",
+        assertEquals("bubble: (pp − 1)/vpp = 3/20 of one micro-batch's 209.1 ms: 31.4 ms (the bubble's share of the schedule, (pp − 1)/(vpp·m + pp − 1) = 3/(20·32 + 3) = 0.5 %,"
+                + " with m = 32 micro-batches per schedule)",
                 EstimateWords.line(new Term.Bubble(4, 20, PipelineSplit.EVEN, 80, 20, 3, 0.2091, 0.03137, 32)));
         assertEquals("layers 7 on the first stage, 7 on the last, 8 on each other (uneven split): the other stages' layers ÷ the slowest"
-                        + " stage's (8) = 14.75 stages' worth, /vpp 1, of one micro-batch's 200.0 ms: 2.95 s (bubble fraction 23.0 % of 64"
-                        + " micro-batches)",
+                        + " stage's (8) = 14.75 stages' worth, /vpp 1, of one micro-batch's 200.0 ms: 2.95 s (the bubble's share of the schedule,"
+                        + " bubble ÷ (bubble + m × micro-batch) = 18.7 %, with m = 64 micro-batches per schedule)",
                 EstimateWords.text(new Term.Bubble(16, 1, new PipelineSplit(7, 7, false, false), 126, 8, 14.75, 0.2, 14.75 * 0.2, 64)));
+    }
+
+    @Test
+    void aBubbleIsAShareOfItsScheduleAndPaidPerSchedule() {
+        // torchtitan's llama4_17bx128e.toml shape: pp 4, one micro-batch a schedule: 3 micro-batches' worth idle, 75 % of the
+        // schedule (before: "bubble fraction 300.0 % of 1 micro-batches", idle ÷ compute)
+        assertEquals("bubble: (pp − 1)/vpp = 3/1 of one micro-batch's 100.0 ms: 300.0 ms (the bubble's share of the schedule,"
+                + " (pp − 1)/(vpp·m + pp − 1) = 3/(1·1 + 3) = 75.0 %, with m = 1 micro-batch per schedule)",
+                EstimateWords.line(new Term.Bubble(4, 1, PipelineSplit.EVEN, 48, 12, 3, 0.1, 0.3, 1)));
+        // two schedules of 4 (torchtitan's gradient accumulation): the bubble twice
+        assertEquals("bubble: (pp − 1)/vpp = 1/1 of one micro-batch's 100.0 ms: 100.0 ms per pipeline schedule × 2 schedules per step"
+                + " (torchtitan runs one per gradient-accumulation step, global ÷ (local × dp)) = 200.0 ms (the bubble's share of each"
+                + " schedule, (pp − 1)/(vpp·m + pp − 1) = 1/(1·4 + 1) = 20.0 %, with m = 4 micro-batches per schedule)",
+                EstimateWords.line(new Term.Bubble(2, 1, PipelineSplit.EVEN, 48, 24, 1, 0.1, 0.2, 4, java.util.List.of(),
+                        java.util.List.of(), java.util.List.of(), 2)));
     }
 
     @Test
@@ -169,8 +185,8 @@ class EstimateWordsTest {
         // micro-batch, not 2 ÷ 4 (the blocks as mean layers, eh_proj free)
         assertEquals("bubble: the stages' layers' worth 2, 4.50 by rank (the decoder's at the mean layer; the MTP layers' 2 blocks on"
                         + " rank 1, 2.50 layers' worth: their blocks at their kind and eh_proj at what they cost, MtpLayers): the other"
-                        + " stages' ÷ the slowest stage's (4.50) = 0.44 stages' worth, /vpp 1, of one micro-batch's 4.8 ms: 2.1 ms (bubble"
-                        + " fraction 2.8 % of 16 micro-batches)",
+                        + " stages' ÷ the slowest stage's (4.50) = 0.44 stages' worth, /vpp 1, of one micro-batch's 4.8 ms: 2.1 ms (the"
+                        + " bubble's share of the schedule, bubble ÷ (bubble + m × micro-batch) = 2.7 %, with m = 16 micro-batches per schedule)",
                 EstimateWords.line(new Term.Bubble(2, 1, PipelineSplit.EVEN, 4, 4.5, 2 / 4.5, 0.0048, 2 / 4.5 * 0.0048, 16,
                         java.util.List.of(2.0, 4.5), java.util.List.of(0.0, 2.0), java.util.List.of(0.0, 2.5))));
     }

@@ -312,7 +312,7 @@ final class JobDraft {
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, order, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
                         dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout, variableSeqLengths, null);
-        Specs.Batch batch = micro == null && global == null && microBatches == null ? null : new Specs.Batch(micro, global, microBatches);
+        Specs.Batch batch = micro == null && global == null && microBatches == null ? null : new Specs.Batch(micro, global, microBatches, localBatch);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null && gatherWithStep == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null,
@@ -337,7 +337,7 @@ final class JobDraft {
         Map<String, String> out = new LinkedHashMap<>();
         if (keys.get(micro) != null) out.put(Specs.Origin.MICRO_BATCH, keys.get(micro));
         if (keys.get(global) != null) out.put(Specs.Origin.GLOBAL_BATCH, keys.get(global));
-        if (microBatches != null && keys.get(localBatch) != null) out.put(Specs.Origin.LOCAL_BATCH, keys.get(localBatch));
+        if (localBatch != null && keys.get(localBatch) != null) out.put(Specs.Origin.LOCAL_BATCH, keys.get(localBatch));
         if (keys.get(microBatches) != null) out.put(Specs.Origin.MICRO_BATCHES, keys.get(microBatches));
         if (keys.get(seqLength) != null) out.put(Specs.Origin.SEQ_LENGTH, keys.get(seqLength));
         if (keys.get(tp) != null) out.put(Specs.Origin.TP, keys.get(tp));

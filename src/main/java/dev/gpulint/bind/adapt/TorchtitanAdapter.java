@@ -241,7 +241,8 @@ final class TorchtitanAdapter implements FormatAdapter {
         if (defaulted && local != size.value()) {      // a local batch of 1 is one micro-batch of 1 either way: nothing to say
             j.unpriced.add("[parallelism] pipeline_parallel_microbatch_size not written: " + DEFAULT_PP_MICROBATCH + " sequence per pipeline"
                     + " micro-batch, torchtitan's default (Parallelism.pipeline_parallel_microbatch_size in torchtitan/config/job_config.py);"
-                    + " the local batch " + local + " runs as " + local / size.value() + " micro-batches per step (n_microbatches ="
+                    + " the local batch " + local + " runs as " + local / size.value() + " micro-batches per "
+                    + (j.global == null ? "step" : "pipeline schedule, one schedule per gradient-accumulation step") + " (n_microbatches ="
                     + " local_batch_size // pipeline_parallel_microbatch_size, torchtitan/distributed/pipeline_parallel.py)");
         }
     }

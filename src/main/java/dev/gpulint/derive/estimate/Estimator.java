@@ -18,7 +18,8 @@ import java.util.Map;
  * compute = the stage's layers (linear GEMMs at the achieved GEMM rate plus a fixed time per kernel; attention at
  * flash attention's rate on the causal half it executes; elementwise kernels moving their bytes through HBM; a fixed time per layer) and, on the
  * last stage, the logits; tp, cp, ep and pp communication at the bus bandwidth of the tier each group runs on, less
- * what overlaps. The step is m such micro-batches, the pipeline bubble ((pp − 1)/vpp of one), the data-parallel
+ * what overlaps. The step is m such micro-batches, the pipeline bubble ((pp − 1)/vpp of one, per pipeline schedule:
+ * torchtitan runs one per gradient-accumulation step, Layout.schedule), the data-parallel
  * collectives not hidden behind compute, and the optimizer's update. Pure: no I/O, no state.
  */
 public final class Estimator {
@@ -249,11 +250,14 @@ public final class Estimator {
         }
         double others = 0;
         for (int i = 0; i < pp; i++) if (i != slowest) others += worth[i] / worth[slowest];
-        double bubble = l.pp() > 1 && worth[slowest] > 0 ? others / l.virtualPp() * perMb : 0;
-        if (full && l.pp() > 1) terms.add(new Term.Bubble(l.pp(), l.virtualPp(), l.split(), m.layers(), worth[slowest], others, perMb, bubble, mb,
+        // paid once per pipeline schedule: torchtitan runs one per gradient-accumulation step (Layout.schedule), Megatron one per step
+        long schedules = l.scheduleMicroBatches() > 0 ? l.schedules() : 1;
+        double bubble = l.pp() > 1 && worth[slowest] > 0 ? schedules * (others / l.virtualPp() * perMb) : 0;
+        if (full && l.pp() > 1) terms.add(new Term.Bubble(l.pp(), l.virtualPp(), l.split(), m.layers(), worth[slowest], others, perMb, bubble,
+                schedules > 1 ? l.scheduleMicroBatches() : mb,
                 mtp == null ? List.of() : java.util.Arrays.stream(worth).boxed().toList(),
                 mtp == null ? List.of() : java.util.Arrays.stream(mtpBlocks).boxed().toList(),
-                mtp == null ? List.of() : java.util.Arrays.stream(mtpWorth).boxed().toList()));
+                mtp == null ? List.of() : java.util.Arrays.stream(mtpWorth).boxed().toList(), schedules));
 
         // dp: the gradients (and, sharded, the parameters) of the stage over dp·cp
         double params = 0;

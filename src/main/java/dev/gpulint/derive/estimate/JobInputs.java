@@ -128,7 +128,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                     + " ZeRO stage, FSDP) is not known; lint it with the job to price it"));
         }
         Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
-                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j), every, HybridInputs.shard(par, dp, as));
+                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j), every, HybridInputs.shard(par, dp, as),
+                scheduleBatch(b, pp));
         if (layout.offloadLayers() > 0) {
             as.add("CPU activation offload: " + layout.offloadLayers() + " layers' activations per stage kept in host memory, one"
                     + " layer's worth on the GPU while it is copied; the copies over PCIe are priced (offload)");
@@ -207,6 +208,12 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                     + " the tp group holds the layer norms' and dropouts' activations whole";
             default -> null;
         };
+    }
+
+    /** The batch one pipeline schedule runs (torchtitan's local batch at pp above 1; Layout.schedule), 0 when the step is one schedule. */
+    private static int scheduleBatch(Specs.Batch b, long pp) {
+        long local = pp <= 1 || b == null || b.scheduleBatch() == null || b.scheduleBatch().value() == null ? 0 : b.scheduleBatch().value();
+        return local < 1 || local > Integer.MAX_VALUE ? 0 : (int) local;
     }
 
     /** The layers whose activations the job offloads to host memory (0 without offload). */

@@ -15,11 +15,21 @@ import java.util.Objects;
  * {@code offloadLayers} is how many of a stage's layers keep their activations in host memory (CPU activation offload,
  * Megatron's --cpu-offloading-num-layers; 0 without); {@code recomputeEvery} is n for {@link Recompute#EVERY} (every
  * n-th layer fully recomputed), else 1; {@code dpShard} is the shard group's size under hybrid sharding (HSDP), 0 when
- * the states shard over all of dp ({@link #shardRanks}).
+ * the states shard over all of dp ({@link #shardRanks}); {@code scheduleBatch} is the batch per data-parallel replica one
+ * pipeline schedule runs when the format runs one schedule per gradient-accumulation step (torchtitan's local_batch_size),
+ * 0 when one schedule runs the whole step's micro-batches (Megatron's num_microbatches): {@link #schedule}.
  */
 public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
                      int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
-                     PipelineSplit split, int offloadLayers, int recomputeEvery, int dpShard) {
+                     PipelineSplit split, int offloadLayers, int recomputeEvery, int dpShard, int scheduleBatch) {
+
+    /** A layout whose step is one pipeline schedule (every format but torchtitan with gradient accumulation). */
+    public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                  int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
+                  PipelineSplit split, int offloadLayers, int recomputeEvery, int dpShard) {
+        this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
+                sequenceParallel, split, offloadLayers, recomputeEvery, dpShard, 0);
+    }
 
     /** A layout without hybrid sharding: ZeRO/FSDP, when on, shards over the whole of dp·cp. */
     public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
@@ -48,7 +58,7 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
     /** The same layout sharding over {@code shard} of its dp ranks (0: all of them). */
     public Layout withShard(int shard) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, split, offloadLayers, recomputeEvery, shard);
+                recompute, sequenceParallel, split, offloadLayers, recomputeEvery, shard, scheduleBatch);
     }
 
     /** A layout whose recompute is not every n-th layer. */
@@ -113,18 +123,19 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
         if (offloadLayers < 0) throw new IllegalArgumentException("offloaded layers are at least 0, not " + offloadLayers);
         if (recomputeEvery < 1) throw new IllegalArgumentException("recompute every n-th layer needs n ≥ 1, not " + recomputeEvery);
         if (dpShard < 0) throw new IllegalArgumentException("the shard group is at least 1 rank (0: all of dp), not " + dpShard);
+        if (scheduleBatch < 0) throw new IllegalArgumentException("a schedule's batch is at least 1 (0: the step's), not " + scheduleBatch);
     }
 
     /** The same layout with {@code n} layers' activations offloaded to host memory. */
     public Layout withOffload(int n) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, split, n, recomputeEvery, dpShard);
+                recompute, sequenceParallel, split, n, recomputeEvery, dpShard, scheduleBatch);
     }
 
     /** The same layout with its layers split as {@code s}. */
     public Layout withSplit(PipelineSplit s) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, s, offloadLayers, recomputeEvery, dpShard);
+                recompute, sequenceParallel, s, offloadLayers, recomputeEvery, dpShard, scheduleBatch);
     }
 
     /** GPUs the layout occupies: tp·cp·pp·dp. */
@@ -144,11 +155,43 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
         return globalBatchSize % perStep == 0 ? globalBatchSize / perStep : 0;
     }
 
+    /** The micro-batches one pipeline schedule runs ({@link #schedule}); 0 when the step's count does not divide. */
+    public long scheduleMicroBatches() { return schedule(globalBatchSize, microBatchSize, dp, scheduleBatch).microBatches(); }
+
+    /** The pipeline schedules a step runs on each replica ({@link #schedule}): 1 but for torchtitan's gradient accumulation. */
+    public long schedules() { return schedule(globalBatchSize, microBatchSize, dp, scheduleBatch).count(); }
+
+    /**
+     * A step's pipeline schedules: {@code count} of them, of {@code microBatches} micro-batches each.
+     *
+     * @param microBatches micro-batches per schedule (m of the bubble's (pp − 1)/(v·m + pp − 1)); 0 when none divides
+     * @param count        schedules per step (1 when one schedule runs the step)
+     */
+    public record Schedule(long microBatches, long count) {}
+
+    /**
+     * The one home of a step's pipeline schedules, for the plan ({@link #schedules}) and PAR006 (BubbleAnalysis). Megatron-LM
+     * runs the step as one schedule of num_microbatches = global ÷ (micro × dp) (forward_backward_func once per
+     * train_step). torchtitan runs {@code pp_schedule.step} once per gradient-accumulation step (Trainer.train_step's loop over
+     * gradient_accumulation_steps, forward_backward_step: torchtitan/train.py at 000204a4a8bf3d0f31adc44fc29855fbb6ea13d8),
+     * each on the local batch, which build_pipeline_schedule splits into local ÷ pipeline_parallel_microbatch_size
+     * micro-batches: with {@code scheduleBatch} (the local batch) above 0, dividing into micro-batches, and global a whole
+     * multiple of local × dp, a step is global ÷ (local × dp) schedules of local ÷ micro micro-batches; else one schedule of
+     * global ÷ (micro × dp) (0 micro-batches when that does not divide).
+     */
+    public static Schedule schedule(long global, long micro, long dp, long scheduleBatch) {
+        if (global < 1 || micro < 1 || dp < 1) return new Schedule(0, 1);
+        if (scheduleBatch >= micro && scheduleBatch % micro == 0 && scheduleBatch <= global / dp && global % (scheduleBatch * dp) == 0)
+            return new Schedule(scheduleBatch / micro, global / (scheduleBatch * dp));
+        long perStep = micro * dp;
+        return new Schedule(global % perStep == 0 ? global / perStep : 0, 1);
+    }
+
     /** The same layout with other parallel sizes (everything else kept; a hand-made split only while pp is). */
     public Layout withSizes(int tp, int pp, int dp, int cp, int ep, int virtualPp) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
                 recompute, sequenceParallel, pp == this.pp ? split : PipelineSplit.EVEN, offloadLayers, recomputeEvery,
-                dpShard);      // kept while it divides the new dp (hybrid()); else the states shard over all of it
+                dpShard, scheduleBatch);      // kept while it divides the new dp (hybrid()); else the states shard over all of it
     }
 
     /** "tp 8, pp 2, dp 4" (cp, ep and vpp only when above 1): how texts name a layout. */
@@ -177,7 +220,7 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
                 && virtualPp == l.virtualPp && microBatchSize == l.microBatchSize && globalBatchSize == l.globalBatchSize
                 && zeroStage == l.zeroStage && distributedOptimizer == l.distributedOptimizer && recompute == l.recompute
                 && sequenceParallel == l.sequenceParallel && offloadLayers == l.offloadLayers
-                && recomputeEvery == l.recomputeEvery && dpShard == l.dpShard && (split == l.split || split.equals(l.split));
+                && recomputeEvery == l.recomputeEvery && dpShard == l.dpShard && scheduleBatch == l.scheduleBatch && (split == l.split || split.equals(l.split));
     }
 
     @Override
@@ -197,7 +240,8 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
         h = 31 * h + (split == PipelineSplit.EVEN ? EVEN_HASH : split.hashCode());
         h = 31 * h + offloadLayers;
         h = 31 * h + recomputeEvery;
-        return 31 * h + dpShard;
+        h = 31 * h + dpShard;
+        return 31 * h + scheduleBatch;
     }
 
     private static final int EVEN_HASH = PipelineSplit.EVEN.hashCode();

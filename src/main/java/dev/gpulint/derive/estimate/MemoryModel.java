@@ -519,7 +519,7 @@ public final class MemoryModel {
             double[] parts = v.mamba() != null ? v.mamba().meanActivationParts(m) : perLayer(m);   // a hybrid's mean layer (MambaLayers)
             perLayer = (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * sbh;
             pp = l.pp();
-            mb = l.microBatches() > 0 ? l.microBatches() : pp;
+            mb = l.scheduleMicroBatches() > 0 ? l.scheduleMicroBatches() : pp;     // in flight: one schedule's (Layout.schedule)
             penalty = l.virtualPp() > 1 && pp > 1 ? 1 + (pp - 1.0) / (pp * l.virtualPp()) : 1;
             // the first stage: the embedding's input and dropout per in-flight micro-batch
             emb = (8 * s * b + sbh) * (l.virtualPp() > 1 && pp > 1 ? pp * penalty : Math.min(mb, pp)) / t;

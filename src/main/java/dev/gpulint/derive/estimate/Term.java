@@ -348,15 +348,30 @@ public sealed interface Term {
      * @param mtpBlocks     per pipeline rank, the MTP blocks its layers count ({@link MtpLayers#stageBlocks}; all zero without MTP)
      * @param mtpWorth      per pipeline rank, those blocks at their kind and the MTP layers' eh_proj there, in mean layers
      *                      ({@link Mtp#stageSeconds(int)} ÷ the mean layer's time, beside the blocks)
+     * @param microBatches  micro-batches per pipeline schedule (m)
+     * @param schedules     pipeline schedules per step ({@link Layout#schedules}: torchtitan's gradient-accumulation steps), each
+     *                      paying its bubble: {@code seconds} is all of them
      */
     record Bubble(int pp, int virtualPp, PipelineSplit split, int layers, double slowestLayers, double otherLayers,
                   double perMicroBatch, double seconds, long microBatches, java.util.List<Double> stageWorth,
-                  java.util.List<Double> mtpBlocks, java.util.List<Double> mtpWorth) implements Term {
+                  java.util.List<Double> mtpBlocks, java.util.List<Double> mtpWorth, long schedules) implements Term {
         public Bubble {
             stageWorth = java.util.List.copyOf(stageWorth);
             mtpBlocks = java.util.List.copyOf(mtpBlocks);
             mtpWorth = java.util.List.copyOf(mtpWorth);
+            if (schedules < 1) throw new IllegalArgumentException("a step runs at least one schedule, not " + schedules);
         }
+
+        /** A step of one pipeline schedule. */
+        public Bubble(int pp, int virtualPp, PipelineSplit split, int layers, double slowestLayers, double otherLayers,
+                      double perMicroBatch, double seconds, long microBatches, java.util.List<Double> stageWorth,
+                      java.util.List<Double> mtpBlocks, java.util.List<Double> mtpWorth) {
+            this(pp, virtualPp, split, layers, slowestLayers, otherLayers, perMicroBatch, seconds, microBatches, stageWorth, mtpBlocks,
+                    mtpWorth, 1);
+        }
+
+        /** The bubble of one schedule: {@code seconds} ÷ {@code schedules}. */
+        public double perSchedule() { return seconds / schedules; }
 
         /** A bubble without MTP layers. */
         public Bubble(int pp, int virtualPp, PipelineSplit split, int layers, double slowestLayers, double otherLayers,

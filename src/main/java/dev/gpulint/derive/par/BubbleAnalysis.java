@@ -3,10 +3,11 @@ package dev.gpulint.derive.par;
 import dev.gpulint.derive.Estimates;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.facts.BubbleFact;
 import dev.gpulint.spec.Specs;
 
-/** PAR006's analysis: the pipeline bubble of a step, from pp, virtual stages and micro-batches per step. */
+/** PAR006's analysis: the pipeline bubble of a schedule, from pp, virtual stages and micro-batches per schedule (a step runs one, but torchtitan one per gradient-accumulation step). */
 public final class BubbleAnalysis {
     private BubbleAnalysis() {}
 
@@ -20,8 +21,14 @@ public final class BubbleAnalysis {
         long quantum = Placement.mulSat(micro, r.dpEffective());   // saturates: no product wraps to 0
         long m = 0;
         boolean derived = false;
+        // one pipeline schedule per gradient-accumulation step (torchtitan): m and the bubble are one schedule's (Layout.schedule)
+        long local = b == null || b.scheduleBatch() == null || b.scheduleBatch().value() == null ? 0 : b.scheduleBatch().value();
+        Layout.Schedule schedule = local > 0 ? Layout.schedule(global, micro, r.dpEffective(), local) : null;
+        boolean accumulated = b != null && b.microBatches() == null && schedule != null && schedule.count() > 1;
         if (b != null && b.microBatches() != null) {
             m = b.microBatches().value();
+        } else if (accumulated) {
+            m = schedule.microBatches();
         } else if (global > 0 && micro > 0 && r.dpEffective() > 0 && quantum > 0 && global % quantum == 0) {
             m = global / quantum;
             derived = true;
@@ -30,14 +37,14 @@ public final class BubbleAnalysis {
         // a local batch the pipeline schedule splits (torchtitan: m = local_batch_size ÷ pipeline_parallel_microbatch_size), m
         // stated: the message names both keys, and the fixes that exist there (a larger local batch, a smaller split)
         String localKey = derived || micro <= 0 || j.origin() == null ? null : j.origin().key(Specs.Origin.LOCAL_BATCH);
-        long local = localKey == null ? 0 : Placement.mulSat(m, micro);
+        long split = localKey == null ? 0 : Placement.mulSat(m, micro);
         Specs.Parallelism p = j.parallelism();
         long v = r.virtualPp();
         if (v <= 0) return;
         double bubble = Estimates.bubble(pp, v, m);
-        out.add(new BubbleFact(r.name(), j.file(), pp, v, m, derived ? global : 0, derived || local > 0 ? micro : 0,
+        out.add(new BubbleFact(r.name(), j.file(), pp, v, m, derived ? global : 0, derived || split > 0 ? micro : 0,
                 derived ? r.dpEffective() : 0, bubble, p == null || p.pp() == null ? null : p.pp().span(),
-                WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH), local, localKey,
-                WrittenKeys.of(j, Specs.Origin.MICRO_BATCHES)));
+                WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH), split, localKey,
+                WrittenKeys.of(j, Specs.Origin.MICRO_BATCHES), accumulated ? schedule.count() : 1, accumulated ? r.dpEffective() : 0));
     }
 }

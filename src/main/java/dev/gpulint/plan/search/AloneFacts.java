@@ -152,7 +152,8 @@ final class AloneFacts {
     static Object sayingOf(Object f) {
         if (f instanceof BubbleFact b) return new Bubble(b.getFile(), b.getPp(), b.getVirtualPp(), b.getMicroBatches(),
                 b.getGlobalBatchSize(), b.getMicroBatchSize(), b.getDp(), b.getBubble(), b.getPpSpan(), b.getMicroBatchKey(),
-                b.getGlobalBatchKey(), b.getLocalBatchSize(), b.getLocalBatchKey(), b.getMicroBatchesKey());
+                b.getGlobalBatchKey(), b.getLocalBatchSize(), b.getLocalBatchKey(), b.getMicroBatchesKey(), b.getSchedules(),
+                b.getScheduleDp());
         if (f instanceof HybridLayersFact h) return new Hybrid(h.getFile(), h.getPatternKey(), h.getPatternSpan(),
                 h.getPatternLayers(), h.getLayers(), h.getLayersSpan(), h.getMambaLayers(), h.getHeads(), h.isHeadsStated(),
                 h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan(), h.getGdnLayers(),
@@ -169,7 +170,7 @@ final class AloneFacts {
     // every field of the fact but its job's name (CandidateSearchTest counts them against the fact's fields)
     record Bubble(String file, long pp, long virtualPp, long microBatches, long globalBatchSize, long microBatchSize, long dp,
                   double bubble, Span ppSpan, String microBatchKey, String globalBatchKey, long localBatchSize,
-                  String localBatchKey, String microBatchesKey) {
+                  String localBatchKey, String microBatchesKey, long schedules, long scheduleDp) {
         // written out, as CandidateSearch.Key's are: the record's own go through method handles the launcher's C1 JIT does not inline
         @Override
         public boolean equals(Object o) {
@@ -178,7 +179,7 @@ final class AloneFacts {
                     && Double.compare(bubble, b.bubble) == 0 && Objects.equals(file, b.file) && Objects.equals(ppSpan, b.ppSpan)
                     && Objects.equals(microBatchKey, b.microBatchKey) && Objects.equals(globalBatchKey, b.globalBatchKey)
                     && localBatchSize == b.localBatchSize && Objects.equals(localBatchKey, b.localBatchKey)
-                    && Objects.equals(microBatchesKey, b.microBatchesKey);
+                    && Objects.equals(microBatchesKey, b.microBatchesKey) && schedules == b.schedules && scheduleDp == b.scheduleDp;
         }
 
         @Override

@@ -70,7 +70,9 @@ final class CandidateJobs {
                         && l.split().stages().equals(p.stageLayers().value()) ? p.layout() : null);
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
-                new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);
+                new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null,
+                // the batch one pipeline schedule runs (torchtitan's local batch) stays the job's, as its schedules do (Layout.schedule)
+                l.scheduleBatch() > 0 ? new Located<>((long) l.scheduleBatch(), span(b == null ? null : b.scheduleBatch(), at)) : null);
         Specs.Optimizer o = job.optimizer();
         Specs.Optimizer optimizer = new Specs.Optimizer(o == null ? null : o.type(),
                 new Located<>((long) l.zeroStage(), span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false,

@@ -42,7 +42,7 @@ class LayoutTest {
         java.lang.reflect.RecordComponent[] parts = Layout.class.getRecordComponents();
         Class<?>[] types = java.util.Arrays.stream(parts).map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new);
         java.lang.reflect.Constructor<Layout> canonical = Layout.class.getDeclaredConstructor(types);
-        Object[] base = {2, 4, 8, 1, 1, 2, 1, 64L, 1, false, Layout.Recompute.SELECTIVE, true, PipelineSplit.EVEN, 0, 1, 0};
+        Object[] base = {2, 4, 8, 1, 1, 2, 1, 64L, 1, false, Layout.Recompute.SELECTIVE, true, PipelineSplit.EVEN, 0, 1, 0, 0};
         assertEquals(parts.length, base.length, "a new component of Layout needs a value here");
         Layout a = canonical.newInstance(base), same = canonical.newInstance(base.clone());
         assertEquals(a, same);
@@ -66,5 +66,18 @@ class LayoutTest {
             org.junit.jupiter.api.Assertions.assertNotEquals(a, b, parts[i].getName());
             org.junit.jupiter.api.Assertions.assertNotEquals(a.hashCode(), b.hashCode(), parts[i].getName());
         }
+    }
+
+    /** torchtitan's local batch 4 of a global 64 over dp 8: two schedules (accumulation steps) of 4; else one of all 8. */
+    @Test
+    void aStepIsItsSchedules() {
+        assertEquals(new Layout.Schedule(4, 2), Layout.schedule(64, 1, 8, 4));
+        assertEquals(new Layout.Schedule(8, 1), Layout.schedule(64, 1, 8, 0));     // Megatron: one schedule per step
+        assertEquals(new Layout.Schedule(8, 1), Layout.schedule(64, 1, 8, 3));     // 64 is no multiple of 3 × 8: one schedule
+        assertEquals(new Layout.Schedule(0, 1), Layout.schedule(60, 1, 8, 0));
+        Layout l = new Layout(1, 2, 8, 1, 1, 1, 1, 64, 0, false, Layout.Recompute.NONE, false, PipelineSplit.EVEN, 0, 1, 0, 4);
+        assertEquals(8, l.microBatches());
+        assertEquals(4, l.scheduleMicroBatches());
+        assertEquals(2, l.schedules());
     }
 }

@@ -468,7 +468,7 @@ public final class JobFact {
                     && Objects.equals(a.layersPerVirtualStageSpan, b.layersPerVirtualStageSpan) && Objects.equals(a.splitSpan, b.splitSpan)
                     && Objects.equals(a.firstStageLayersSpan, b.firstStageLayersSpan)
                     && Objects.equals(a.lastStageLayersSpan, b.lastStageLayersSpan) && Objects.equals(a.offloadSpan, b.offloadSpan)
-                    && Objects.equals(a.tiedSpan, b.tiedSpan);
+                    && Objects.equals(a.tiedSpan, b.tiedSpan) && Objects.equals(a.serving, b.serving);
         }
     }
 

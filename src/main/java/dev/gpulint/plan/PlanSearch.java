@@ -147,7 +147,7 @@ public final class PlanSearch {
 
     private static SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout cur, SearchSpace space, Pricer pricer,
                                        Catalog catalog, RuleCatalog rules, Map<String, Double> params, long perNode) {
-        List<Layout> all = new ArrayList<>(space.layouts());
+        List<Layout> all = new ArrayList<>(JobLayouts.scheduled(space.layouts(), job));
         all.add(cur);
         return new CandidateSearch(catalog, rules).params(params).resized(perNode).search(job, clusters, cur, all, pricer);
     }
@@ -186,7 +186,7 @@ public final class PlanSearch {
             SearchSpace bigger = space.on(n);
             List<Layout> layouts;
             try {
-                layouts = bigger.layouts();
+                layouts = JobLayouts.scheduled(bigger.layouts(), job);
             } catch (IllegalStateException e) {
                 break;
             }

@@ -86,6 +86,32 @@ class TorchtitanPipelineMicroBatchTest {
     }
 
     @Test
+    void everyCandidateRunsTheJobsSchedules(@TempDir Path dir) throws Exception {
+        // a candidate keeps the job's local batch (local_batch_size is what the user writes), so it runs the written layout's
+        // 2 schedules of 4 per step: the even-split twin of the written layout (16 + 16 layers) prices the same bubble, not
+        // one schedule of 8 (the candidates' pricing before JobLayouts.scheduled)
+        String toml = Recipes.torchtitan("8B").training("local_batch_size = 4", "global_batch_size = 64", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2").table("[activation_checkpoint]\nmode = \"none\"\n").toml();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml)
+                .jobClusters("lab", "*.toml").planJson("--gpus", "16", "--top", "10000");
+        assertEquals(0, r.code(), r.err() + r.out());
+        tools.jackson.databind.JsonNode plan = new tools.jackson.databind.ObjectMapper().readTree(r.out());
+        double written = plan.get("current").get("time").get("bubble_s").asDouble();
+        assertTrue(written > 0, r.out());
+        int twins = 0;
+        for (tools.jackson.databind.JsonNode c : plan.get("candidates")) {
+            tools.jackson.databind.JsonNode l = c.get("layout");
+            if (l.get("tp").asInt() == 1 && l.get("pp").asInt() == 2 && l.get("dp").asInt() == 8 && l.get("cp").asInt() == 1
+                    && l.get("virtual_pp").asInt() == 1 && l.get("micro_batch_size").asInt() == 1 && l.get("zero_stage").asInt() == 2
+                    && l.get("recompute").toString().equals("\"none\"") && !l.has("stage_layers")) {
+                assertEquals(written, c.get("time").get("bubble_s").asDouble(), 1e-9, c.toString());
+                twins++;
+            }
+        }
+        assertEquals(1, twins, r.out());
+    }
+
+    @Test
     void withoutPipelineTheLocalBatchIsTheMicroBatch(@TempDir Path dir) {
         String out = plan(dir, Recipes.torchtitan("8B").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertTrue(out.contains("tp 2, pp 1, dp 8, micro batch 8, global batch 64,"), out);

@@ -210,8 +210,11 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         };
     }
 
-    /** The batch one pipeline schedule runs (torchtitan's local batch at pp above 1; Layout.schedule), 0 when the step is one schedule. */
-    private static int scheduleBatch(Specs.Batch b, long pp) {
+    /**
+     * The batch one pipeline schedule runs (torchtitan's local batch at pp above 1; Layout.schedule), 0 when the step is one
+     * schedule: the written layout's, and every candidate's of the job at its own pp (the plan's search, JobLayouts.scheduled).
+     */
+    public static int scheduleBatch(Specs.Batch b, long pp) {
         long local = pp <= 1 || b == null || b.scheduleBatch() == null || b.scheduleBatch().value() == null ? 0 : b.scheduleBatch().value();
         return local < 1 || local > Integer.MAX_VALUE ? 0 : (int) local;
     }

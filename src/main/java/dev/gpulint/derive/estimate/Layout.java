@@ -132,6 +132,13 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
                 recompute, sequenceParallel, split, n, recomputeEvery, dpShard, scheduleBatch);
     }
 
+    /** The same layout running {@code batch} per data-parallel replica in each pipeline schedule (0: one schedule per step). */
+    public Layout withScheduleBatch(int batch) {
+        if (batch == scheduleBatch) return this;
+        return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
+                recompute, sequenceParallel, split, offloadLayers, recomputeEvery, dpShard, batch);
+    }
+
     /** The same layout with its layers split as {@code s}. */
     public Layout withSplit(PipelineSplit s) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,

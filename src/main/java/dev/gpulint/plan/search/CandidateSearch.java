@@ -148,7 +148,7 @@ public final class CandidateSearch {
 
     /** As above, with each layout's memory checked by MEM003 on the caller's estimate. */
     public SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout current, SearchSpace space, Pricing pricing) {
-        return search(job, clusters, current, space.layouts(), pricing);
+        return search(job, clusters, current, JobLayouts.scheduled(space.layouts(), job), pricing);
     }
 
     /**

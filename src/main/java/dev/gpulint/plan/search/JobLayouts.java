@@ -41,6 +41,20 @@ public final class JobLayouts {
                         : (int) Math.max(0, Math.min(Integer.MAX_VALUE, r.spec().offload().activationLayers().value()))));
     }
 
+    /**
+     * The layouts of a job's space as the job runs them: a torchtitan job runs one pipeline schedule per gradient-accumulation
+     * step on its written local batch, which a candidate keeps (another dp changes the accumulation, not local_batch_size), so
+     * every candidate at pp above 1 carries the job's schedule batch (JobInputs.scheduleBatch, the written layout's own);
+     * the list itself when the job's step is one schedule.
+     */
+    public static List<Layout> scheduled(List<Layout> layouts, Specs.Job job) {
+        Specs.Batch b = job.batch();
+        if (dev.gpulint.derive.estimate.JobInputs.scheduleBatch(b, 2) == 0) return layouts;
+        List<Layout> out = new java.util.ArrayList<>(layouts.size());
+        for (Layout l : layouts) out.add(l.withScheduleBatch(dev.gpulint.derive.estimate.JobInputs.scheduleBatch(b, l.pp())));
+        return out;
+    }
+
     /** The layouts to consider for the job on {@code gpus} GPUs (its own count, or another for `plan --gpus`). */
     public static Optional<SearchSpace> space(Resolved.Job r, long gpus) {
         Specs.Job j = r.spec();

@@ -21,8 +21,9 @@ public final class BubbleAnalysis {
         long quantum = Placement.mulSat(micro, r.dpEffective());   // saturates: no product wraps to 0
         long m = 0;
         boolean derived = false;
-        // one pipeline schedule per gradient-accumulation step (torchtitan): m and the bubble are one schedule's (Layout.schedule)
-        long local = b == null || b.scheduleBatch() == null || b.scheduleBatch().value() == null ? 0 : b.scheduleBatch().value();
+        // one pipeline schedule per gradient-accumulation step (torchtitan): m and the bubble are one schedule's (Layout.schedule),
+        // on the schedule batch the plan's layout carries (JobInputs.scheduleBatch)
+        long local = dev.gpulint.derive.estimate.JobInputs.scheduleBatch(b, pp);
         Layout.Schedule schedule = local > 0 ? Layout.schedule(global, micro, r.dpEffective(), local) : null;
         boolean accumulated = b != null && b.microBatches() == null && schedule != null && schedule.count() > 1;
         if (b != null && b.microBatches() != null) {

@@ -123,6 +123,17 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(("flex", "hybridep"), (q["dispatcher"], q["flex_backend"]))
         self.assertIn("dispatcher: flex, grouped_gemm: true, flex_backend: hybridep }", pc.manifest(q, "k"))
 
+    def test_gpt_oss_26_08_rows_state_the_a2a_overlap_their_recipes_set(self):
+        # every stored version of the GPT-OSS-120B MXFP8 recipes for these layouts sets overlap_moe_expert_parallel_comm; the
+        # GB300 one (EP 16) runs the flex dispatcher with HybridEP (the table's header, task gptoss)
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "validation-2026b.tsv"), {"bytes": ""})
+        by = {r["source"]: r for r in rows if r["name"] == "GPT-OSS-120B"}
+        self.assertEqual({"bridge-26.08-gb300", "bridge-26.08-gb200"}, set(by))
+        self.assertEqual(("true", "true"), (by["bridge-26.08-gb300"]["overlap_a2a"], by["bridge-26.08-gb200"]["overlap_a2a"]))
+        self.assertEqual(("flex", "hybridep", "16"), tuple(by["bridge-26.08-gb300"][c] for c in ("dispatcher", "flex_backend", "ep")))
+        self.assertEqual(("alltoall", "64"), (by["bridge-26.08-gb200"]["dispatcher"], by["bridge-26.08-gb200"]["ep"]))
+        self.assertIn("overlap_a2a: true", pc.manifest(by["bridge-26.08-gb200"], "k"))
+
     def test_moe_validation_table_rows_parse_with_the_overlap_columns(self):
         rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"), pc.TABLE_DEFAULTS["moe-validation.tsv"])
         by = {(r["name"], r["source"]): r for r in rows}

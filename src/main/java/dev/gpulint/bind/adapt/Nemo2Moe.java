@@ -396,9 +396,7 @@ final class Nemo2Moe {
         boolean dense = experts != null && experts.value() != null && experts.value() <= 1;
         Located<Boolean> bias = dense ? null : TreeValues.bool(scalar(config, "add_bias_linear"));
         if (bias != null && bias.value() != null) j.expertBias = j.key(at + "add_bias_linear", bias);
-        j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
-        j.flexBackend = j.key(at + "moe_flex_dispatcher_backend", text(scalar(config, "moe_flex_dispatcher_backend")));
-        j.enableDeepep = j.key(at + "moe_enable_deepep", TreeValues.bool(scalar(config, "moe_enable_deepep")));
+        dispatcher(j, config, at);
         Located<String> backend = AttentionBackends.kernel(j, at + "attention_backend", text(scalar(config, "attention_backend")));
         if (backend != null) j.attentionKernel = backend;
         j.groupedGemm = TreeValues.bool(scalar(config, "moe_grouped_gemm"));
@@ -430,6 +428,21 @@ final class Nemo2Moe {
             j.qkRopeHeadDim = dim.apply("qk_pos_emb_head_dim");
             j.vHeadDim = dim.apply("v_head_dim");
         }
+    }
+
+    /**
+     * The token dispatcher as a Megatron-Core config's fields write it, each placed at its key under {@code at}:
+     * {@code moe_token_dispatcher_type}, the flex dispatcher's {@code moe_flex_dispatcher_backend} and older Megatron-Core's
+     * {@code moe_enable_deepep} switch ({@link #enableDeepep} reads it when the job is built). NeMo 2's and Megatron-Bridge's
+     * model configs, and NeMo-RL's {@code policy.megatron_cfg}, whose keys NeMo-RL copies onto the Megatron-Bridge model
+     * provider as they are (nemo_rl/models/megatron/setup.py's _apply_moe_config, NVIDIA-NeMo/RL at
+     * 95d03a1aa12010e5d7a692eed32e9f1bd40ddcf1: {@code model_cfg.moe_token_dispatcher_type = config["megatron_cfg"]
+     * ["moe_token_dispatcher_type"]}, the backend when the key is there).
+     */
+    static void dispatcher(JobDraft j, MappingNode config, String at) {
+        j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
+        j.flexBackend = j.key(at + "moe_flex_dispatcher_backend", text(scalar(config, "moe_flex_dispatcher_backend")));
+        j.enableDeepep = j.key(at + "moe_enable_deepep", TreeValues.bool(scalar(config, "moe_enable_deepep")));
     }
 
     /** A scalar's text, unless null or a placeholder. */

@@ -20,7 +20,8 @@ import java.util.Locale;
  *     {@code expert_tensor_parallel_size}, {@code sequence_parallel}, {@code num_layers_in_{first,last}_pipeline_stage},
  *     {@code activation_checkpointing} (full recompute), {@code optimizer.use_distributed_optimizer},
  *     {@code distributed_data_parallel_config.grad_reduce_in_fp32} (false: 16-bit main gradients), {@code fp8_cfg}
- *     ({@code enabled} with {@code fp8_recipe}: fp8, or mxfp8);
+ *     ({@code enabled} with {@code fp8_recipe}: fp8, or mxfp8), the MoE token dispatcher ({@code moe_token_dispatcher_type},
+ *     {@code moe_flex_dispatcher_backend}, {@code moe_enable_deepep}: {@link Nemo2Moe#dispatcher});
  * <li>{@code policy.dtensor_cfg} (PyTorch FSDP2 with DTensor tensor parallelism): {@code tensor_parallel_size},
  *     {@code context_parallel_size}, {@code sequence_parallel}, {@code activation_checkpointing}; FSDP2 shards the
  *     weights, gradients and optimizer states over the data-parallel ranks, which gpulint holds as ZeRO-3.
@@ -136,6 +137,8 @@ final class NemoRlAdapter implements FormatAdapter {
             boolean mx = recipe != null && !recipe.isNull() && "mxfp8".equalsIgnoreCase(recipe.text().strip());
             j.dtype = j.key(at + "fp8_cfg", new Located<>(mx ? "mxfp8" : "fp8", mx ? recipe.span() : fp8On.span()));
         }
+        // the MoE token dispatcher and the flex dispatcher's backend, as NeMo-RL hands them to Megatron-Core (Nemo2Moe#dispatcher)
+        Nemo2Moe.dispatcher(j, m, at);
         Located<Boolean> peft = TreeValues.bool(scalar(m, "peft", "enabled"));
         if (peft != null && peft.value()) j.modelShapeWithheld = "LoRA (policy.megatron_cfg.peft)";
     }

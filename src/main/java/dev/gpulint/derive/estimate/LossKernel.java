@@ -186,7 +186,9 @@ public enum LossKernel {
                     + " for autograd, not written into main_grad), or the forward's three fp32 per-split statistics, 12·s·b·⌈V ÷ tp ÷ "
                     + LINEAR_SPLIT + "⌉ (the split the default, LCE_FWD_VOCAB_SPLIT_SIZE / LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"
                     + " linear_cross_entropy/blackwell/entry.py); fused_linear_cross_entropy.py at 020c805 runs it on Blackwell"
-                    + " (compute capability 10) only, ValueError elsewhere";
+                    + " (compute capability 10) only, ValueError elsewhere; an MTP layer's loss, if the model has any, is not fused:"
+                    + " process_mtp_loss calls the output layer without labels (multi_token_prediction.py at 00611e6e), so each depth's"
+                    + " logits are made, " + a + "·s·b·V ÷ tp, and its cross-entropy is priced as the native one's";
             case NATIVE -> torchtitan(j) ? "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile: what"
                     + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss" : "";
         };

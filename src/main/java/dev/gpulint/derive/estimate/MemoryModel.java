@@ -616,9 +616,10 @@ public final class MemoryModel {
             // the losses this stage computes, each its output layer's input and logits (lossBytes): the last stage's (the main
             // loss and the MTP losses it computes) for its one micro-batch at a time, at any pp; mtp_loss_split's earlier loss
             // stages' until the micro-batch's backward reaches them (MTPLossAutoScaler), so for each micro-batch in flight
-            double losses = (i == pp - 1 ? lastLosses : 0) + (i < earlyLosses.length ? earlyLosses[i] * inflight : 0);
+            double mtpLosses = (i == pp - 1 ? lastLosses - 1 : 0) + (i < earlyLosses.length ? earlyLosses[i] * inflight : 0);
             // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
-            return act * scale + lossBytes(m, l, losses, v.loss()) + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
+            return act * scale + lossBytes(m, l, i == pp - 1 ? 1 : 0, mtpLosses, v.loss())
+                    + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
         }
     }
 
@@ -668,8 +669,37 @@ public final class MemoryModel {
      * with fp32 activations the same 4·s·b·V as the native loss.
      */
     static double lossBytes(ModelShape m, Layout l, double losses, LossKernel kernel) {
-        if (losses <= 0) return 0;
-        return perLossBytes(m, l, kernel) * losses + onceBytes(m, l, kernel);
+        return lossBytes(m, l, Math.min(1, Math.max(0, losses)), Math.max(0, losses - 1), kernel);
+    }
+
+    /**
+     * {@link #lossBytes} for a stage computing {@code main} main losses (1 on the last stage, 0 elsewhere) and {@code mtp} MTP
+     * losses (the last stage's depths, and an mtp_loss_split stage's per micro-batch in flight), in bytes per GPU: each main
+     * loss with the job's kernel, each MTP loss with {@link #mtpKernel}'s, and once the larger of their kernels' working memory
+     * (one loss runs at a time).
+     */
+    static double lossBytes(ModelShape m, Layout l, double main, double mtp, LossKernel kernel) {
+        if (main + mtp <= 0) return 0;
+        LossKernel mk = mtpKernel(kernel);
+        double once = Math.max(main > 0 ? onceBytes(m, l, kernel) : 0, mtp > 0 ? onceBytes(m, l, mk) : 0);
+        return perLossBytes(m, l, kernel) * main + perLossBytes(m, l, mk) * mtp + once;
+    }
+
+    /**
+     * The kernel an MTP depth's loss runs with when the job's main loss runs with {@code kernel}: the same, except under the
+     * fused linear cross-entropy ({@link LossKernel#LINEAR}), whose MTP losses make their logits. Megatron-Core's
+     * process_mtp_loss (megatron/core/transformer/multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f) calls
+     * {@code output_layer(hidden_states_list[mtp_layer_number + 1], weight=output_weight,
+     * runtime_gather_output=runtime_gather_output)} without {@code output_cross_entropy_loss} or labels, so
+     * LinearCrossEntropyModule falls back to ColumnParallelLinear's forward (megatron/core/transformer/linear_cross_entropy.py:
+     * "Fall back to standard ColumnParallelLinear forward") and returns the logits, [s, b, V ÷ tp] in the activations' dtype;
+     * process_mtp_loss then hands them to {@code compute_language_model_loss(mtp_labels, mtp_logits)}, a cross-entropy on
+     * whole logits: priced as Megatron-Core's native one ({@link LossKernel#NATIVE}: the fp32 softmax it saves, the 16-bit
+     * logits beside their fp32 copy while it runs). Only GPTModel's main loss calls the output layer with
+     * {@code output_cross_entropy_loss=True} (gpt_model.py's fuse_linear_cross_entropy).
+     */
+    static LossKernel mtpKernel(LossKernel kernel) {
+        return kernel == LossKernel.LINEAR ? LossKernel.NATIVE : kernel;
     }
 
     /**
@@ -776,7 +806,10 @@ public final class MemoryModel {
      */
     static double heldAtOutputBackward(ModelShape m, Layout l, double losses, LossKernel kernel) {
         if (losses <= 0) return 0;
-        if (kernel == LossKernel.LINEAR) return lossBytes(m, l, losses, kernel);
+        // the linear loss: the main loss's saved tensors and working memory whole (its backward is the output layer's), and each
+        // MTP loss's saved tensors, its cross-entropy on the logits it made (mtpKernel) not yet run backward
+        if (kernel == LossKernel.LINEAR)
+            return perLossBytes(m, l, kernel) + onceBytes(m, l, kernel) + (losses - 1) * perLossBytes(m, l, mtpKernel(kernel));
         int vt = kernel == LossKernel.TORCH_REPLICATED || kernel == LossKernel.COMPILED_REPLICATED ? 1 : l.tp();
         double gradient = (double) m.dtype().activationBytes() * m.vocab() * m.seq() / l.cp() * l.microBatchSize() / vt;
         // the main loss: its inputs and the gradient it handed the output layer; each MTP loss: all it saved, its backward not run

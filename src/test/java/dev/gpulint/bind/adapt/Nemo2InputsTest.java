@@ -230,4 +230,43 @@ class Nemo2InputsTest {
         assertEquals(13, j.parallelism().stageLayers().span().startLine());
         assertNull(j.parallelism().virtualPp(), "four stages on pp 4: no interleaving");
     }
+
+    /**
+     * A NeMo 2 recipe whose pipeline layout leaves a stage the MTP layer alone ("Et*4|t*4|m|L": pipeline rank 2 holds only m,
+     * rank 3 only the loss) or the loss alone ("Et*4|t*4|L") is taken as Megatron-Core takes it: parse_str_to_list's own example
+     * "Ettt|(tt|)*29,m|L" gives [["m"], ["L"]], validate_layer_layout (megatron/core/transformer/pipeline_parallel_layer_layout.py
+     * at 00caa53af30912914981c86f39db123961678bbd) asks no decoder layer of a stage, and detects the m-only rank before the last as
+     * mtp_standalone; pretty_repr writes a stage without layers as "(empty stage)". So no SYN002, and the stages' blocks (decoder
+     * and MTP layers, PipelineLayout#blocks) are 4, 4, 1, 0 and 4, 4, 0.
+     */
+    @Test
+    void aStageHoldingOnlyTheMtpLayerOrOnlyTheLossIsALayoutMegatronCoreBuilds() {
+        String recipe = """
+                trainer:
+                  num_nodes: 4
+                  devices: 8
+                  strategy:
+                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                    tensor_model_parallel_size: 8
+                    pipeline_model_parallel_size: 4
+                    pipeline_model_parallel_layout: "Et*4|t*4|m|L"
+                data:
+                  micro_batch_size: 1
+                  global_batch_size: 64
+                  seq_length: 4096
+                model:
+                  config:
+                    num_layers: 8
+                    hidden_size: 4096
+                    num_attention_heads: 32
+                    ffn_hidden_size: 14336
+                    mtp_num_layers: 1
+                """;
+        assertEquals(java.util.List.of(), Foreign.syn002(Foreign.model("recipe.yaml", recipe)));
+        assertEquals(java.util.List.of(4L, 4L, 1L, 0L), Foreign.bind("recipe.yaml", recipe).parallelism().stageLayers().value());
+        String loss = recipe.replace("\"Et*4|t*4|m|L\"", "\"Et*4|t*4|L\"").replace("pipeline_model_parallel_size: 4", "pipeline_model_parallel_size: 3")
+                .replace("num_nodes: 4", "num_nodes: 3").replace("    mtp_num_layers: 1\n", "");
+        assertEquals(java.util.List.of(), Foreign.syn002(Foreign.model("recipe.yaml", loss)));
+        assertEquals(java.util.List.of(4L, 4L, 0L), Foreign.bind("recipe.yaml", loss).parallelism().stageLayers().value());
+    }
 }

@@ -141,6 +141,11 @@ class LossKernelTest {
         // the backward's output-weight gradient, allocated whole and handed to autograd, is said beside the split buffer
         assertTrue(LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16).contains(", with the output weight's gradient it allocates whole (d_weight,"
                 + " 2·V ÷ tp·h, for autograd, not written into main_grad)"), LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16));
+        // the MTP layers' losses are not fused (process_mtp_loss calls the output layer without labels): said with their logits
+        assertTrue(LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16).endsWith("; an MTP layer's loss, if the model has any, is not"
+                + " fused: process_mtp_loss calls the output layer without labels (multi_token_prediction.py at 00611e6e), so each"
+                + " depth's logits are made, 2·s·b·V ÷ tp, and its cross-entropy is priced as the native one's"),
+                LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16));
         Specs.Job implAlone = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-fusion-impl linear", 2));
         assertEquals(LossKernel.NATIVE, LossKernel.of(implAlone), "the impl without the fusion is not used");
         String bridge = "model:\n  _target_: megatron.bridge.models.gpt_provider.GPTModelProvider\n  tensor_model_parallel_size: 2\n"

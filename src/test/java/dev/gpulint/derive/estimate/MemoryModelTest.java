@@ -253,8 +253,33 @@ class MemoryModelTest {
         Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
         assertEquals(247_480_320.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.LINEAR), 1e-6);
         assertEquals(331_350_016.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.NATIVE), 1e-6);
-        // two losses (an MTP layer beside the main one): the saved part twice, the split buffer once
-        assertEquals(247_480_320.0 + 25_182_208, MemoryModel.lossBytes(m, sp, 2, LossKernel.LINEAR), 1e-6);
+    }
+
+    /**
+     * With MTP only the main loss is the fused linear cross-entropy: Megatron-Core's process_mtp_loss (multi_token_prediction.py
+     * at 00611e6e) calls the output layer without labels, so LinearCrossEntropyModule falls back to ColumnParallelLinear's
+     * forward and each depth's logits are made, [s, b, V ÷ tp] in bf16, and handed to compute_language_model_loss: each MTP loss
+     * is priced as the native one. By hand, the shape above with one MTP layer: the linear main loss's saved part 25,182,208,
+     * the MTP loss's inputs 2·2·s·b·h ÷ 2 = 16,777,216 and fp32 softmax 4·s·b·V ÷ 2 = 209,715,200, and once the larger working
+     * memory, the linear loss's 222,298,112 against the native one's 2·s·b·V ÷ 2 = 104,857,600: 473,972,736 bytes (until mtp3,
+     * 2026-12-07, the MTP loss was priced fused too, 25,182,208 for it: 272,662,528). At the main output layer's backward (its
+     * backward is the linear loss's) all of the main loss and the MTP loss's saved part are live: 473,972,736 again; with two MTP
+     * layers a second 226,492,416 in both.
+     */
+    @Test
+    void theMtpLossesUnderTheFusedLinearCrossEntropyMakeTheirLogits() {
+        ModelShape m = gpt();
+        Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        assertEquals(LossKernel.NATIVE, MemoryModel.mtpKernel(LossKernel.LINEAR));
+        assertEquals(LossKernel.TE, MemoryModel.mtpKernel(LossKernel.TE));
+        assertEquals(473_972_736.0, MemoryModel.lossBytes(m, sp, 2, LossKernel.LINEAR), 1e-6);
+        assertEquals(473_972_736.0, MemoryModel.heldAtOutputBackward(m, sp, 2, LossKernel.LINEAR), 1e-6);
+        assertEquals(473_972_736.0 + 226_492_416, MemoryModel.lossBytes(m, sp, 3, LossKernel.LINEAR), 1e-6);
+        assertEquals(473_972_736.0 + 226_492_416, MemoryModel.heldAtOutputBackward(m, sp, 3, LossKernel.LINEAR), 1e-6);
+        // an mtp_loss_split stage computing MTP losses alone (no main loss there): the native loss's bytes, none fused
+        assertEquals(MemoryModel.lossBytes(m, sp, 1, LossKernel.NATIVE), MemoryModel.lossBytes(m, sp, 0, 1, LossKernel.LINEAR), 1e-6);
+        // the other kernels price their MTP losses as their main one, as before
+        assertEquals(MemoryModel.lossBytes(m, sp, 3, LossKernel.NATIVE), MemoryModel.lossBytes(m, sp, 1, 2, LossKernel.NATIVE), 1e-6);
     }
 
     @Test

@@ -83,8 +83,8 @@ public final class JobFact {
         /** The expert tensor-parallel size (etp, --expert-tensor-parallel-size): -1 when not written, 0 when unknown. */
         public Builder expertTp(long etp) { f.expertTp = etp; return this; }
         public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
-        /** Whether sequence_parallel is written, and the job's format when not native (its default when absent is off). */
         public Builder serving(String launcher) { f.serving = launcher; return this; }
+        /** Whether sequence_parallel is written, the job's format when not native, and whether that format's default is off. */
         public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
             f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
         }
@@ -381,8 +381,10 @@ public final class JobFact {
     /** sequence_parallel (or the format's own key: --sequence-parallel) is written, true or false. */
     public boolean isSequenceParallelStated() { return sequenceParallelStated; }
     /**
-     * sequence_parallel is not written and the job's format turns it off by default (Megatron-LM's
-     * --sequence-parallel flag, NeMo's model.sequence_parallel: False); false for native manifests.
+     * sequence_parallel is not written and the job's format turns it off by default (spec.Format#sequenceParallelDefault,
+     * the default the plan's layout takes too: Megatron-LM's --sequence-parallel switch, NeMo 1's model.sequence_parallel
+     * and NeMo 2's MegatronStrategy argument, both False; gpt-neox, accelerate, nanotron, Fast-LLM, DeepSpeed); false for
+     * native manifests and for a format whose default is not known (a Megatron-Bridge override file, NeMo-RL).
      */
     public boolean isSequenceParallelDefaultOff() { return sequenceParallelDefaultOff; }
     /** The key the micro batch is written under in the job's file ("tokens.micro_batch_size"); "micro_batch_size" for

@@ -6,6 +6,7 @@ import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.Layout.Recompute;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Recomputation;
+import dev.gpulint.spec.SequenceParallelDefault;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,9 +117,9 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         boolean sp;
         if (par != null && par.sequenceParallel() != null) sp = par.sequenceParallel().value() && tp > 1;
         else {
-            String off = sequenceParallelOff(j);
-            sp = tp > 1 && off == null;
-            if (tp > 1) as.add(off != null ? off : "parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
+            SequenceParallelDefault d = sequenceParallelDefault(j);
+            sp = tp > 1 && d.on();
+            if (tp > 1) as.add(d.assumption());
         }
         if (r.zeroStage() == 0 && !distributed && (long) dp * cp > 1 && (o == null || o.zeroStage() == null)) {
             String config = j.statedWhere("launch_config");
@@ -189,25 +190,9 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 
-    /**
-     * The words of the assumption when the job's format runs tensor parallelism without sequence parallelism unless it is
-     * written, else null (NeMo's recipes and the native manifest's default: on with tp > 1). Megatron-LM's
-     * {@code --sequence-parallel} is an argparse store_true switch (megatron/training/arguments.py), off unless given;
-     * gpt-neox's {@code sequence_parallel} defaults to False (megatron/neox_arguments/neox_args.py, NeoXArgsParallelism;
-     * older gpt-neox has no such key and never shards the sequence); a DeepSpeed configuration has no such setting.
-     */
-    static String sequenceParallelOff(Specs.Job j) {
-        dev.gpulint.spec.Format f = j.origin() == null ? null : dev.gpulint.spec.Format.of(j.origin().format());
-        if (f == null) return null;
-        return switch (f) {
-            case MEGATRON -> "--sequence-parallel not given: off (Megatron-LM's store_true switch, megatron/training/arguments.py);"
-                    + " the tp group holds the layer norms' and dropouts' activations whole";
-            case GPT_NEOX -> "sequence_parallel not given: off (gpt-neox's NeoXArgsParallelism default False,"
-                    + " megatron/neox_arguments/neox_args.py); the tp group holds the layer norms' and dropouts' activations whole";
-            case DEEPSPEED -> "sequence parallelism: off (a DeepSpeed configuration has no Megatron-style sequence parallelism);"
-                    + " the tp group holds the layer norms' and dropouts' activations whole";
-            default -> null;
-        };
+    /** The default of the job's format when its files do not write sequence parallelism (Format#sequenceParallelDefault). */
+    public static SequenceParallelDefault sequenceParallelDefault(Specs.Job j) {
+        return (j.origin() == null ? dev.gpulint.spec.Format.NATIVE : dev.gpulint.spec.Format.of(j.origin().format())).sequenceParallelDefault();
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.gpulint.core.Span;
 import dev.gpulint.derive.Facts;
 
 import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.JobInputs;
 import dev.gpulint.facts.JobFact;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Format;
@@ -68,8 +69,7 @@ public final class JobAnalysis {
                 .sequence(m == null ? 0 : value(m.seqLength(), 0L), m == null ? null : span(m.seqLength()),
                         p != null && Boolean.TRUE.equals(value(p.sequenceParallel())), p == null ? null : span(p.sequenceParallel()))
                 .sequenceSetting(p != null && p.sequenceParallel() != null, j.origin() == null ? null : j.origin().format(),
-                        (p == null || p.sequenceParallel() == null) && j.origin() != null
-                                && ("Megatron-LM".equals(j.origin().format()) || "NeMo".equals(j.origin().format())))
+                        (p == null || p.sequenceParallel() == null) && JobInputs.sequenceParallelDefault(j).knownOff())
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .microBatchesStated(b != null && b.microBatches() != null)

@@ -237,7 +237,8 @@ final class TorchtitanAdapter implements FormatAdapter {
             // gives a negative count: torchtitan runs none of them
             String localKey = j.keyOf(j.micro, "local_batch_size");
             DraftValues.refuse(j, written.span(), "[parallelism] pipeline_parallel_microbatch_size", written.text(),
-                    "a whole number of at least 1 that divides " + localKey + " " + local + (size.value() < 1 ? ""
+                    "a whole number of at least 1 that divides " + localKey + " " + local + (size.value() == 0 ? " (torchtitan's"
+                            + " build_pipeline_schedule takes batch_size % microbatch_size: ZeroDivisionError)" : size.value() < 1 ? ""
                             : " (torchtitan's build_pipeline_schedule raises ValueError \"Batch size " + local + " must be divisible by"
                             + " microbatch_size " + size.value() + "\")"),
                     "the estimate does not split the local batch " + local + " into pipeline micro-batches (torchtitan refuses the job)");

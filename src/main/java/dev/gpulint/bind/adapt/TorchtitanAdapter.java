@@ -219,9 +219,10 @@ final class TorchtitanAdapter implements FormatAdapter {
      * data-parallel replica (the global batch local × dp, unless written: then global ÷ (size × dp), gradient accumulation
      * included). The default taken is one line of the plan's assumptions, beside the local batch's (not when the local batch is
      * that size: one micro-batch of it either way). Read for the sequence-named
-     * {@code [training]} batch under a {@code [parallelism]} table only: the folded token names (PR #4121) and the first
-     * releases' {@code [experimental]} pipeline (whose count was {@code pipeline_parallel_microbatches}) are left as they were.
-     * A size that is not a whole number, or does not divide the local batch (torchtitan refuses it), is left unread.
+     * {@code [training]} batch under a {@code [parallelism]} table; the folded token names (PR #4121) count the micro-batches
+     * instead ({@link #foldedCount}), and the first releases' {@code [experimental]} pipeline has its own count
+     * ({@link #pipelineCount}). A size that is not a whole number is left unread; one below 1 or that does not divide the local
+     * batch, which torchtitan refuses, is SYN002 at the value (DraftValues.refuse) and left unread.
      */
     private static void pipelineMicroBatch(JobDraft j, MappingNode root, MappingNode par, MappingNode training) {
         if (pipelineCount(j, root)) return;         // the releases before the size: the count written (or pp)
@@ -324,8 +325,9 @@ final class TorchtitanAdapter implements FormatAdapter {
      * rank's stages: 1 for the single-stage schedules, 1F1B its default), and "Batch size ... must be divisible by number of
      * microbatches" (a ValueError). So the micro-batch is local ÷ count, and a step runs count of them. Read when the file
      * writes the count, or writes pp under {@code [experimental]} with a single-stage schedule (the default count pp, said among
-     * the plan's assumptions); a count that is no whole number or does not divide the local batch is left unread, as torchtitan
-     * refuses it. True when read (the size's reading then does not apply).
+     * the plan's assumptions); a count that is no whole number is left unread, one below 1 or that does not divide the local
+     * batch, which torchtitan refuses, is SYN002 at the value and left unread. True when read or refused (the size's reading
+     * then does not apply).
      */
     private static boolean pipelineCount(JobDraft j, MappingNode root) {
         if (j.pp == null || j.pp.value() == null || j.pp.value() <= 1 || j.micro == null || j.micro.value() == null) return false;

@@ -90,8 +90,8 @@ public final class BubbleFact {
      * (torchtitan: m = local_batch_size ÷ pipeline_parallel_microbatch_size); 0 when m is counted otherwise.
      */
     public long getLocalBatchSize() { return localBatchSize; }
-    /** m is the local batch split into pipeline micro-batches ({@link #getLocalBatchSize} above 0). */
-    public boolean isLocalBatchSplit() { return localBatchSize > 0; }
+    /** m is the local batch split into pipeline micro-batches ({@link #getLocalBatchSize} above 0, no count of the format's own). */
+    public boolean isLocalBatchSplit() { return localBatchSize > 0 && !formatCount(); }
     /** The key the job's file writes that local batch under ("local_batch_size"); null when m is counted otherwise. */
     public String getLocalBatchKey() { return localBatchKey; }
 
@@ -99,8 +99,16 @@ public final class BubbleFact {
     public String getMicroBatchesKey() { return microBatchesKey; }
 
     /** m is stated under a key of the format's own (torchtitan's pipeline_parallel_microbatches), not batch.micro_batches. */
-    public boolean isCountKeyed() { return isMicroBatchesStated() && !isLocalBatchSplit() && microBatchesKey != null
-            && !microBatchesKey.equals("micro_batches"); }
+    public boolean isCountKeyed() { return isMicroBatchesStated() && formatCount(); }
+
+    /**
+     * The count of the format's own splits the local batch, so it must divide it (torchtitan's first releases'
+     * pipeline_parallel_microbatches); false for a count of micro-batches of a size written apart, which the schedule's batch
+     * is the product of (torchtitan's num_pp_microbatches since its PR #4121: {@link #getLocalBatchSize} that product).
+     */
+    public boolean isCountDividing() { return isCountKeyed() && localBatchSize == 0; }
+
+    private boolean formatCount() { return microBatchesKey != null && !microBatchesKey.equals("micro_batches"); }
 
     /** Pipeline schedules per step: 1, but for torchtitan's gradient accumulation (one schedule per accumulation step). */
     public long getSchedules() { return schedules; }

@@ -112,6 +112,48 @@ class TorchtitanPipelineMicroBatchTest {
     }
 
     @Test
+    void theTokenEraCountIsMicroBatchesPerSchedule(@TempDir Path dir) {
+        // torchtitan after its PR #4121: num_pp_microbatches micro-batches of num_tokens_per_microbatch_per_dp_rank tokens run
+        // as one schedule (ParallelismConfig.num_pp_microbatches, torchtitan/config/parallelism.py at 15e24313); 16384 ÷ 8192 =
+        // 2 sequences each, and with num_tokens_per_train_step unwritten one schedule per step: 2 × 4 × dp 8 = 64 sequences
+        String out = plan(dir, Recipes.torchtitan("8B").training("num_tokens_per_microbatch_per_dp_rank = 16384", "max_context_length = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2", "num_pp_microbatches = 4").toml());
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 2, global batch 64, 4 micro-batches per step,"), out);
+        assertFalse(out.contains("num_pp_microbatches not written"), out);
+    }
+
+    @Test
+    void theTokenEraCountWithAccumulationRunsOneScheduleOfTheCountPerAccumulationStep(@TempDir Path dir) {
+        // num_tokens_per_train_step 262144 ÷ 8192 = 32 sequences; one schedule is 2 micro-batches of 1 sequence × dp 8 = 16:
+        // 2 accumulation steps (Trainer.__init__'s gradient_accumulation_steps), one pipeline schedule of 2 each
+        String out = plan(dir, Recipes.torchtitan("8B").training("num_tokens_per_microbatch_per_dp_rank = 8192",
+                        "num_tokens_per_train_step = 262144", "max_context_length = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2", "num_pp_microbatches = 2").toml());
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 1, global batch 32, 4 micro-batches per step in 2 pipeline schedules"
+                + " of 2 (one per gradient-accumulation step),"), out);
+    }
+
+    @Test
+    void theTokenEraCountNotWrittenIsOne(@TempDir Path dir) {
+        String out = plan(dir, Recipes.torchtitan("8B").training("num_tokens_per_microbatch_per_dp_rank = 16384", "max_context_length = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2").toml());
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 2, global batch 16, 1 micro-batches per step,"), out);
+        assertTrue(out.contains("[parallelism] num_pp_microbatches not written: 1 micro-batch per pipeline schedule, torchtitan's default"
+                + " (ParallelismConfig.num_pp_microbatches in torchtitan/config/parallelism.py)"), out);
+    }
+
+    @Test
+    void aSizeTorchtitanRefusesSplitsNothing(@TempDir Path dir) {
+        // build_pipeline_schedule raises ValueError for a size that does not divide the local batch: SYN002 (RuleCasesTest), and
+        // the plan does not split the local batch by it, nor by the default size
+        String out = plan(dir, Recipes.torchtitan("8B").training("local_batch_size = 8", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "pipeline_parallel_degree = 2", "pipeline_parallel_microbatch_size = 3").toml());
+        assertTrue(out.contains("tp 1, pp 2, dp 8, micro batch 8, global batch 64, 1 micro-batches per step,"), out);
+        assertTrue(out.contains("[parallelism] pipeline_parallel_microbatch_size = '3' (SYN002, not a whole number of at least 1 that divides"
+                + " local_batch_size 8"), out);
+    }
+
+    @Test
     void withoutPipelineTheLocalBatchIsTheMicroBatch(@TempDir Path dir) {
         String out = plan(dir, Recipes.torchtitan("8B").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertTrue(out.contains("tp 2, pp 1, dp 8, micro batch 8, global batch 64,"), out);

@@ -32,6 +32,9 @@ final class JobDraft {
     Located<Long> microBatches;
     /** the local batch the pipeline splits into {@link #microBatches} of {@link #micro} (torchtitan), for the key messages name */
     Located<Long> localBatch;
+    /** the key the format writes its count of pipeline micro-batches per schedule under, when that count is not the step's
+     *  {@link #microBatches} (torchtitan's num_pp_microbatches with gradient accumulation): the words PAR006 names it by */
+    String microBatchesKey;
     Located<Boolean> sequenceParallel;
     /** The rank order, fastest first, when the format states one (Megatron's --use-tp-pp-dp-mapping: {@link TpPpDpMapping}); null: the default. */
     Located<List<ParallelDim>> order;
@@ -339,6 +342,7 @@ final class JobDraft {
         if (keys.get(global) != null) out.put(Specs.Origin.GLOBAL_BATCH, keys.get(global));
         if (localBatch != null && keys.get(localBatch) != null) out.put(Specs.Origin.LOCAL_BATCH, keys.get(localBatch));
         if (keys.get(microBatches) != null) out.put(Specs.Origin.MICRO_BATCHES, keys.get(microBatches));
+        else if (microBatchesKey != null) out.put(Specs.Origin.MICRO_BATCHES, microBatchesKey);
         if (keys.get(seqLength) != null) out.put(Specs.Origin.SEQ_LENGTH, keys.get(seqLength));
         if (keys.get(tp) != null) out.put(Specs.Origin.TP, keys.get(tp));
         // where host offload is written, as the plan's assumptions and MEM001 name it (derive.estimate.StateOffload)

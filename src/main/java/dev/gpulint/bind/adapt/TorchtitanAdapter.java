@@ -185,8 +185,9 @@ final class TorchtitanAdapter implements FormatAdapter {
      */
     private static void unstatedBatch(JobDraft j, MappingNode root, MappingNode training) {
         if (j.micro != null) return;
+        MappingNode par = map(root, "parallelism");
         boolean folded = training != null && List.of("num_tokens_per_microbatch_per_dp_rank", "max_context_length", "num_tokens_per_train_step")
-                .stream().anyMatch(k -> training.get(k).isPresent());
+                .stream().anyMatch(k -> training.get(k).isPresent()) || par != null && par.get("num_pp_microbatches").isPresent();
         for (String k : List.of("local_batch_size", "batch_size", "num_tokens_per_microbatch_per_dp_rank")) {
             if (training != null && training.get(k).isPresent()) return;
         }
@@ -218,21 +219,35 @@ final class TorchtitanAdapter implements FormatAdapter {
      * data-parallel replica (the global batch local × dp, unless written: then global ÷ (size × dp), gradient accumulation
      * included). The default taken is one line of the plan's assumptions, beside the local batch's (not when the local batch is
      * that size: one micro-batch of it either way). Read for the sequence-named
-     * {@code [training]} batch under a {@code [parallelism]} table only: the folded token names (PR #4121) and the first
-     * releases' {@code [experimental]} pipeline (whose count was {@code pipeline_parallel_microbatches}) are left as they were.
-     * A size that is not a whole number, or does not divide the local batch (torchtitan refuses it), is left unread.
+     * {@code [training]} batch under a {@code [parallelism]} table; the folded token names (PR #4121) count the micro-batches
+     * instead ({@link #foldedCount}), and the first releases' {@code [experimental]} pipeline has its own count
+     * ({@link #pipelineCount}). A size that is not a whole number is left unread; one below 1 or that does not divide the local
+     * batch, which torchtitan refuses, is SYN002 at the value (DraftValues.refuse) and left unread.
      */
     private static void pipelineMicroBatch(JobDraft j, MappingNode root, MappingNode par, MappingNode training) {
         if (pipelineCount(j, root)) return;         // the releases before the size: the count written (or pp)
         if (par == null || j.pp == null || j.pp.value() == null || j.pp.value() <= 1 || j.micro == null || j.micro.value() == null) return;
-        if ("sbh".equals(j.tpActivationLayout == null ? null : j.tpActivationLayout.value())) return;     // folded token names
+        if (folded(j, par)) { foldedCount(j, root, par); return; }     // the token names (PR #4121): a count per schedule
         long local = j.micro.value();
         dev.gpulint.tree.ScalarNode written = scalar(par, "pipeline_parallel_microbatch_size");
         Located<Long> size = TreeValues.whole(written);
         if (written != null && size == null) return;
+        if (size != null && (size.value() < 1 || local % size.value() != 0)) {
+            // build_pipeline_schedule (torchtitan/distributed/pipeline_parallel.py at 02ef790c79614758f85880e173d2338d7de502a3)
+            // raises ValueError for a size that does not divide the local batch; 0 divides by zero there, and a negative size
+            // gives a negative count: torchtitan runs none of them
+            String localKey = j.keyOf(j.micro, "local_batch_size");
+            DraftValues.refuse(j, written.span(), "[parallelism] pipeline_parallel_microbatch_size", written.text(),
+                    "a whole number of at least 1 that divides " + localKey + " " + local + (size.value() == 0 ? " (torchtitan's"
+                            + " build_pipeline_schedule takes batch_size % microbatch_size: ZeroDivisionError)" : size.value() < 1 ? ""
+                            : " (torchtitan's build_pipeline_schedule raises ValueError \"Batch size " + local + " must be divisible by"
+                            + " microbatch_size " + size.value() + "\")"),
+                    "the estimate does not split the local batch " + local + " into pipeline micro-batches (torchtitan refuses the job)");
+            return;
+        }
         boolean defaulted = size == null;
         if (defaulted) size = new Located<>(DEFAULT_PP_MICROBATCH, root.entry("parallelism").orElseThrow().key().span());
-        if (size.value() < 1 || local % size.value() != 0) return;
+        if (local % size.value() != 0) return;
         Located<Long> localAt = j.micro;
         j.micro = j.key(defaulted ? "pipeline_parallel_microbatch_size (not written: torchtitan's default " + DEFAULT_PP_MICROBATCH + ")"
                 : "pipeline_parallel_microbatch_size", size);
@@ -244,6 +259,56 @@ final class TorchtitanAdapter implements FormatAdapter {
                     + " the local batch " + local + " runs as " + local / size.value() + " micro-batches per "
                     + (j.global == null ? "step" : "pipeline schedule, one schedule per gradient-accumulation step") + " (n_microbatches ="
                     + " local_batch_size // pipeline_parallel_microbatch_size, torchtitan/distributed/pipeline_parallel.py)");
+        }
+    }
+
+    /** torchtitan's default count of pipeline micro-batches per schedule since its PR #4121: {@code num_pp_microbatches} 1. */
+    static final long DEFAULT_PP_MICROBATCHES = 1;
+
+    /** The file is written for torchtitan after its PR #4121: a token name in {@code [training]}, or {@code num_pp_microbatches}. */
+    private static boolean folded(JobDraft j, MappingNode par) {
+        return "sbh".equals(j.tpActivationLayout == null ? null : j.tpActivationLayout.value())
+                || par != null && par.get("num_pp_microbatches").isPresent();
+    }
+
+    /**
+     * torchtitan since its PR #4121 ("fold batch dim") counts the pipeline's micro-batches, it does not split a local batch:
+     * {@code [parallelism] num_pp_microbatches} (default 1, "Number of pipeline microbatches per data-parallel rank and gradient
+     * accumulation iteration": ParallelismConfig in torchtitan/config/parallelism.py, pytorch/torchtitan at
+     * 15e24313ef2e324a31db0a9e0060d27965c4ef5e) micro-batches of {@code num_tokens_per_microbatch_per_dp_rank} tokens each run
+     * as one pipeline schedule, and Trainer.__init__ takes {@code num_tokens_per_train_step} (-1: one schedule per step) ÷
+     * (micro-batch tokens × num_pp_microbatches × dp) gradient-accumulation steps, one schedule each (torchtitan/trainer.py
+     * after PR #4121; TrainingEngine._gradient_accumulation_body runs pp_schedule.step once per accumulation step). So the micro
+     * batch is the token count ÷ max_context_length as read, m per schedule is the count, and the schedule's batch (the
+     * local batch of the earlier releases, {@code Specs.Batch#scheduleBatch}) is micro × count. A count below 1 is refused as
+     * torchtitan refuses it (TrainingEngine.Config.__post_init__: ValueError "parallelism.num_pp_microbatches must be greater
+     * than 0."): SYN002 at the value, and torchtitan's default taken. Not written: the default 1, said among the plan's
+     * assumptions.
+     */
+    private static void foldedCount(JobDraft j, MappingNode root, MappingNode par) {
+        dev.gpulint.tree.ScalarNode written = scalar(par, "num_pp_microbatches");
+        Located<Long> count = TreeValues.whole(written);
+        if (written != null && !written.isNull() && count == null) return;      // a placeholder, or no whole number: unread
+        if (count != null && count.value() < 1) {
+            DraftValues.refuse(j, written.span(), "[parallelism] num_pp_microbatches", written.text(), "a whole number of at least 1"
+                    + " (torchtitan raises ValueError \"parallelism.num_pp_microbatches must be greater than 0.\")",
+                    "the estimate does not count pipeline micro-batches from it (torchtitan refuses the job)");
+            return;
+        }
+        boolean defaulted = count == null;
+        if (defaulted) count = new Located<>(DEFAULT_PP_MICROBATCHES, root.entry("parallelism").orElseThrow().key().span());
+        long micro = j.micro.value();
+        long local = mul(micro, count.value());
+        if (local < 1) return;
+        String countKey = "[parallelism] num_pp_microbatches" + (defaulted ? " (not written: torchtitan's default " + DEFAULT_PP_MICROBATCHES + ")" : "");
+        if (j.global == null) j.microBatches = j.key(countKey, new Located<>(count.value(), count.span()));
+        // the schedule's batch in sequences: PAR006 names it when the step runs several schedules
+        j.localBatch = j.key("num_pp_microbatches × " + j.keyOf(j.micro, "num_tokens_per_microbatch_per_dp_rank ÷ max_context_length"),
+                new Located<>(local, count.span()));
+        j.microBatchesKey = countKey;
+        if (defaulted) {
+            j.unpriced.add("[parallelism] num_pp_microbatches not written: " + DEFAULT_PP_MICROBATCHES + " micro-batch per pipeline schedule,"
+                    + " torchtitan's default (ParallelismConfig.num_pp_microbatches in torchtitan/config/parallelism.py)");
         }
     }
 
@@ -260,8 +325,9 @@ final class TorchtitanAdapter implements FormatAdapter {
      * rank's stages: 1 for the single-stage schedules, 1F1B its default), and "Batch size ... must be divisible by number of
      * microbatches" (a ValueError). So the micro-batch is local ÷ count, and a step runs count of them. Read when the file
      * writes the count, or writes pp under {@code [experimental]} with a single-stage schedule (the default count pp, said among
-     * the plan's assumptions); a count that is no whole number or does not divide the local batch is left unread, as torchtitan
-     * refuses it. True when read (the size's reading then does not apply).
+     * the plan's assumptions); a count that is no whole number is left unread, one below 1 or that does not divide the local
+     * batch, which torchtitan refuses, is SYN002 at the value and left unread. True when read or refused (the size's reading
+     * then does not apply).
      */
     private static boolean pipelineCount(JobDraft j, MappingNode root) {
         if (j.pp == null || j.pp.value() == null || j.pp.value() <= 1 || j.micro == null || j.micro.value() == null) return false;
@@ -280,7 +346,15 @@ final class TorchtitanAdapter implements FormatAdapter {
         Located<Long> count;
         if (written != null) {
             count = TreeValues.whole(written);
-            if (count == null || count.value() < 1 || local % count.value() != 0) return true;       // refused by torchtitan: unread
+            if (count == null) return true;                                 // not a whole number: unread
+            if (count.value() < 1 || local % count.value() != 0) {          // refused by torchtitan: SYN002, unread
+                String localKey = j.keyOf(j.micro, "batch_size");
+                DraftValues.refuse(j, written.span(), "[" + table + "] pipeline_parallel_microbatches", written.text(),
+                        "a whole number of at least 1 that divides " + localKey + " " + local + " (torchtitan's build_pipeline_schedule"
+                                + " raises ValueError: the batch size \"must be divisible by number of microbatches\")",
+                        "the estimate does not split the local batch " + local + " into pipeline micro-batches (torchtitan refuses the job)");
+                return true;
+            }
         } else {
             dev.gpulint.tree.ScalarNode schedule = scalar(map(root, "experimental"), "pipeline_parallel_schedule");
             String name = schedule == null || schedule.isNull() ? "1f1b" : schedule.text().strip().toLowerCase(java.util.Locale.ROOT);

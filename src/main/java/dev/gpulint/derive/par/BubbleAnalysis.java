@@ -38,6 +38,9 @@ public final class BubbleAnalysis {
         // a local batch the pipeline schedule splits (torchtitan: m = local_batch_size ÷ pipeline_parallel_microbatch_size), m
         // stated: the message names both keys, and the fixes that exist there (a larger local batch, a smaller split)
         String localKey = derived || micro <= 0 || j.origin() == null ? null : j.origin().key(Specs.Origin.LOCAL_BATCH);
+        // a schedule batch the format derives (torchtitan's num_pp_microbatches × the micro-batch's sequences): in parentheses,
+        // so that "(a × b) 8 × dp 2" reads as the product's value
+        if (localKey != null && localKey.contains(" × ")) localKey = "(" + localKey + ")";
         long split = localKey == null ? 0 : Placement.mulSat(m, micro);
         Specs.Parallelism p = j.parallelism();
         long v = r.virtualPp();

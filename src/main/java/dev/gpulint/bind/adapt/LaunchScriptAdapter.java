@@ -242,6 +242,14 @@ final class LaunchScriptAdapter implements FormatAdapter {
     /** srun's options up to the program it starts (SrunOptions, srun's own option table); returns the index of that program. */
     private static int srun(List<Word> w, int i, Srun s) {
         dev.gpulint.bind.adapt.shell.SrunOptions.Parsed p = dev.gpulint.bind.adapt.shell.SrunOptions.read(w, i);
+        if (p.ambiguous() != null && s.refused.size() + s.otherwise.size() < SlurmDirectives.MAX_UNEXPANDED) {
+            String shown = SlurmDirectives.bounded(p.ambiguous().text());
+            s.refused.add(new SlurmDirectives.Refused(p.ambiguous().span(), "'" + shown + "' is the start of several of srun's long"
+                    + " options (" + dev.gpulint.bind.adapt.shell.SrunOptions.possibilities(p.ambiguous().text().substring(2)) + "):"
+                    + " getopt_long accepts a prefix of one option only, says \"option '" + shown + "' is ambiguous\" for this one,"
+                    + " and srun exits (slurm_process_option_or_exit, SchedMD/slurm src/common/slurm_opt.c), so what it launches never"
+                    + " runs; write the option's whole name", "srun ambiguous option"));
+        }
         if (s.nodes == null) s.nodes = p.last("nodes");
         if (s.tasksPerNode == null) s.tasksPerNode = p.last("ntasks-per-node");
         if (s.tasks == null) s.tasks = p.last("ntasks");

@@ -581,12 +581,19 @@ final class SlurmDirectives {
             return;
         }
         int eq = tok.indexOf('=');
+        if (!optionsEnded && tok.startsWith("--") && tok.length() > 2) {
+            // getopt_long takes any prefix of one long option as that option (--nod=2 is --nodes=2)
+            String written = eq > 0 ? tok.substring(0, eq) : tok;
+            String full = longOption(written);
+            if (full == null) { ambiguous(text, a, written); return; }
+            tok = eq > 0 ? full + tok.substring(eq) : full;                        // eq stays where the value starts as written
+        }
         if (optionsEnded || tok.equals("-") || !tok.startsWith("-")) {
             if (!unknown || optionsEnded) leftOver(text, a, optional);
         } else if (tok.equals("--")) {
             optionsEnded = true;                                                    // getopt_long's end of the options
         } else if (tok.startsWith("--") && eq > 0) {
-            option(text, tok.substring(0, eq), a, eq + 1);
+            option(text, tok.substring(0, tok.indexOf('=')), a, eq + 1);
         } else if (tok.equals("--exclusive")) {
             exclusive = true;
             optionalBefore = tok;
@@ -603,6 +610,62 @@ final class SlurmDirectives {
         } else {
             shortOptions(text, a, tok);
         }
+    }
+
+    /** Every long option of sbatch's table (FLAGS, OPTIONAL, REQUIRED and --ignore-pbs), sorted: the names an abbreviation is matched against. */
+    private static final java.util.List<String> LONG_OPTIONS;
+    static {
+        java.util.TreeSet<String> all = new java.util.TreeSet<>(FLAGS);
+        all.addAll(OPTIONAL);
+        all.addAll(REQUIRED);
+        all.add("--ignore-pbs");
+        LONG_OPTIONS = java.util.List.copyOf(all);
+    }
+
+    /**
+     * The long option {@code written} ("--name", without its "=value") names, as getopt_long finds it in sbatch's table: the
+     * option of that exact name, else the one option it is a prefix of ({@code --nod} is {@code --nodes}); {@code written}
+     * itself when it begins none (a SPANK plugin's option, or one sbatch does not know); null when it begins several
+     * ({@code --gpus-per} begins --gpus-per-node, --gpus-per-socket and --gpus-per-task), which getopt_long calls ambiguous.
+     * Bounded: one pass over the table (about 110 names) per option word.
+     */
+    static String longOption(String written) {
+        if (LONG_OPTIONS.contains(written)) return written;
+        String only = null;
+        for (String o : LONG_OPTIONS) {
+            if (!o.startsWith(written)) continue;
+            if (only != null) return null;
+            only = o;
+        }
+        return only != null ? only : written;
+    }
+
+    /** The long options {@code written} is a prefix of, for the message (at most 6 named). */
+    private static String possibilities(String written) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        int n = 0;
+        for (String o : LONG_OPTIONS) {
+            if (!o.startsWith(written)) continue;
+            if (n++ < 6) out.add(o);
+        }
+        return String.join(", ", out) + (n > 6 ? " and " + (n - 6) + " more" : "");
+    }
+
+    /**
+     * SYN012, an error: a long option written as a prefix of several of sbatch's options. getopt_long prints "option
+     * '--gpus-per' is ambiguous; possibilities: ..." and returns '?', on which sbatch exits (slurm_process_option_or_exit,
+     * SchedMD/slurm src/common/slurm_opt.c), so the job is not submitted. The first is said; getopt_long has taken no value,
+     * so the next word is read as an option of its own.
+     */
+    private void ambiguous(ScalarText text, Argument a, String written) {
+        if (stray != null) return;
+        String shown = written.length() > 40 ? written.substring(0, 40) + "..." : written;
+        stray = new Word(shown, true, text.span(a.start(), a.at()[Math.min(written.length(), a.text().length())]));
+        if (refused.size() >= MAX_UNEXPANDED) return;
+        refused.add(new Refused(stray.span(), "'" + shown + "' on a #SBATCH line is the start of several of sbatch's long options ("
+                + possibilities(written) + "): getopt_long accepts a prefix of one option only, says \"option '" + shown + "' is"
+                + " ambiguous\" for this one, and sbatch exits (slurm_process_option_or_exit, SchedMD/slurm src/common/slurm_opt.c),"
+                + " so the job is not submitted; write the option's whole name", "#SBATCH ambiguous option"));
     }
 
     /**

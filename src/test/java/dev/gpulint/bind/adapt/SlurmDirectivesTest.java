@@ -413,6 +413,33 @@ class SlurmDirectivesTest {
         assertEquals("8", d.gpusPerNode.text());
     }
 
+    /**
+     * getopt_long takes a prefix of one long option as that option (--nod=2 is --nodes=2, --gpus-per-n 8 is --gpus-per-node 8,
+     * --exclusi is --exclusive (--excl begins --exclude too)); a prefix of several (--gpus-per) is its "is ambiguous", on which sbatch exits: SYN012's error.
+     */
+    @Test
+    void abbreviatedLongOptionsAreTheOptionTheyBeginAndAnAmbiguousOneIsRefused() {
+        SlurmDirectives d = SlurmDirectives.read(text("#SBATCH --job-n=run\n#SBATCH --gpus-per-n 8\n#SBATCH --exclusi\n#SBATCH --ntasks-per-no=1\n"));
+        assertEquals("run", d.jobName.text());
+        assertEquals("1:17-1:20", where(d.jobName.span()), "the value where it is written, after the abbreviation's '='");
+        assertEquals("8", d.gpusPerNode.text(), "--gpus-per-n takes the next word as --gpus-per-node does");
+        assertEquals("2:22-2:23", where(d.gpusPerNode.span()));
+        assertTrue(d.exclusive);
+        assertEquals("1", d.tasksPerNode.text());
+        assertEquals(List.of(), d.refused);
+        assertEquals("--nodes", SlurmDirectives.longOption("--nodes"), "a whole name is itself");
+        assertEquals("--gpus", SlurmDirectives.longOption("--gpus"), "a whole name is itself though it begins --gpus-per-node");
+        assertEquals("--container-image", SlurmDirectives.longOption("--container-image"), "not sbatch's (a plugin's): as written");
+        SlurmDirectives amb = SlurmDirectives.read(text("#SBATCH --nodes=2\n#SBATCH --gpus-per=8\n#SBATCH --gpus-per 4\n"));
+        assertEquals(1, amb.refused.size(), "the first ambiguous option only: sbatch has exited");
+        assertEquals("2:9-2:19", where(amb.refused.get(0).span()), "the option as written, without its =value");
+        assertTrue(amb.refused.get(0).message().contains("(--gpus-per-node, --gpus-per-socket, --gpus-per-task)"), amb.refused.get(0).message());
+        assertNull(amb.gpusPerNode, "no GPU count is read from an option sbatch refuses");
+        SlurmDirectives nod = SlurmDirectives.read(text("#SBATCH --nod=4\n"));
+        assertTrue(nod.refused.get(0).message().contains("(--nodefile, --nodelist, --nodes)"), "--nod begins three: " + nod.refused.get(0).message());
+        assertNull(nod.nodes);
+    }
+
     private static dev.gpulint.bind.adapt.shell.ScalarText text(String script) {
         int lines = (int) script.chars().filter(c -> c == '\n').count();
         dev.gpulint.tree.ScalarNode n = new dev.gpulint.tree.ScalarNode(script, false,

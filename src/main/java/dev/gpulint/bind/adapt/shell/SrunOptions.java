@@ -26,8 +26,12 @@ public final class SrunOptions {
     /** One option as written: its long name (without dashes; the short letter's long name), the word and its value (null: none). */
     public record Option(String name, Word word, Word value) {}
 
-    /** srun's options in order, and the index of the program's word ({@code words.size()} when none is written). */
-    public record Parsed(List<Option> options, int program) {
+    /**
+     * srun's options in order, the index of the program's word ({@code words.size()} when none is written), and the first long
+     * option written as the start of several of srun's ({@code --gpus-per}: getopt_long's "is ambiguous", on which srun exits;
+     * null when none).
+     */
+    public record Parsed(List<Option> options, int program, Word ambiguous) {
         /** The value of the last {@code name} option (getopt: a later one replaces an earlier), or null. */
         public Word last(String name) {
             Word v = null;
@@ -74,15 +78,23 @@ public final class SrunOptions {
     /** srun's options from {@code w[from]} on. */
     public static Parsed read(List<Word> w, int from) {
         List<Option> out = new ArrayList<>();
+        Word ambiguous = null;
         int i = from;
         while (i < w.size()) {
             Word x = w.get(i);
             String t = x.text();
-            if (t.equals("--")) return new Parsed(out, i + 1);
+            if (t.equals("--")) return new Parsed(out, i + 1, ambiguous);
             if (t.length() < 2 || !t.startsWith("-")) break;
             if (t.startsWith("--")) {
                 int eq = t.indexOf('=');
-                String name = full(eq < 0 ? t.substring(2) : t.substring(2, eq));
+                String written = eq < 0 ? t.substring(2) : t.substring(2, eq);
+                String name = full(written);
+                if (name == null) {
+                    // getopt_long: "option '--gpus-per' is ambiguous", '?', and srun exits (slurm_process_option_or_exit);
+                    // read on as an option of no name that takes no value written apart
+                    if (ambiguous == null) ambiguous = WordParts.part(x, 0, eq < 0 ? t.length() : eq);
+                    name = written;
+                }
                 if (eq >= 0) {
                     out.add(new Option(name, x, Launchers.valueOf(x, eq + 1)));
                 } else if (REQUIRED_ARGUMENT.contains(name)) {
@@ -108,20 +120,34 @@ public final class SrunOptions {
             }
             i++;
         }
-        return new Parsed(out, Math.min(i, w.size()));
+        return new Parsed(out, Math.min(i, w.size()), ambiguous);
     }
 
-    /** A long option's full name: itself when srun has it, else the one option it is a prefix of (getopt_long), else itself. */
+    /**
+     * A long option's full name: itself when srun has it, else the one option it is a prefix of (getopt_long), else itself (an
+     * option gpulint does not know); null when it is a prefix of several (getopt_long's "is ambiguous").
+     */
     private static String full(String name) {
         if (NO_ARGUMENT.contains(name) || OPTIONAL_ARGUMENT.contains(name) || REQUIRED_ARGUMENT.contains(name)) return name;
+        if (name.isEmpty()) return name;
         String only = null;
         for (Set<String> s : List.of(NO_ARGUMENT, OPTIONAL_ARGUMENT, REQUIRED_ARGUMENT)) {
             for (String n : s) {
-                if (!n.startsWith(name) || name.isEmpty()) continue;
-                if (only != null) return name;
+                if (!n.startsWith(name)) continue;
+                if (only != null && !only.equals(n)) return null;
                 only = n;
             }
         }
         return only != null ? only : name;
+    }
+
+    /** The long options of srun's table that {@code name} (without dashes) begins, sorted, at most 6 named, for a message. */
+    public static String possibilities(String name) {
+        java.util.TreeSet<String> all = new java.util.TreeSet<>();
+        for (Set<String> s : List.of(NO_ARGUMENT, OPTIONAL_ARGUMENT, REQUIRED_ARGUMENT)) {
+            for (String n : s) if (n.startsWith(name)) all.add("--" + n);
+        }
+        List<String> shown = new ArrayList<>(all).subList(0, Math.min(6, all.size()));
+        return String.join(", ", shown) + (all.size() > 6 ? " and " + (all.size() - 6) + " more" : "");
     }
 }

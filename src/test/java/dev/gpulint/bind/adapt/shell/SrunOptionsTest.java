@@ -68,5 +68,12 @@ class SrunOptionsTest {
         SrunOptions.Parsed ambiguous = SrunOptions.read(words("srun --n 2 python x.py"), 0);
         assertEquals("n", ambiguous.options().get(0).name(), "an ambiguous abbreviation names no option (nodes, ntasks, network...)");
         assertEquals(1, ambiguous.program(), "an option gpulint cannot name takes no value written apart");
+        assertEquals("--n", ambiguous.ambiguous().text(), "getopt_long's 'is ambiguous': the word srun exits on");
+        assertNull(p.ambiguous(), "--ntasks-per-n begins one option only");
+        SrunOptions.Parsed gpus = SrunOptions.read(words("srun --gpus-per=8 --ntasks-per 8 python x.py"), 0);
+        assertEquals("--gpus-per", gpus.ambiguous().text(), "the first of two, without its =value");
+        assertEquals("--gpus-per-node, --gpus-per-socket, --gpus-per-task", SrunOptions.possibilities("gpus-per"));
+        assertNull(SrunOptions.read(words("srun --gpus=8 --nodes 2 python x.py"), 0).ambiguous(),
+                "an option's whole name is that option even where it begins others (--gpus, --gpus-per-node)");
     }
 }

@@ -15,6 +15,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.spec.Format;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.plan.search.Candidate;
 
@@ -99,7 +102,7 @@ public final class Planner {
             return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
                     + String.join(", ", current.inputs().missing()));
         }
-        String unpriced = noWholeMicroBatches(current.estimate().layout(), chosen.job().name(), result);
+        String unpriced = noWholeMicroBatches(current.estimate().layout(), chosen.job(), result);
         if (unpriced != null) return new Outcome(null, unpriced);
         TreeSet<String> ids = new TreeSet<>();
         for (Finding f : result.findings()) if (about(f, chosen.job().name())) ids.add(f.ruleId());
@@ -187,19 +190,63 @@ public final class Planner {
 
     /**
      * Why the layout as written cannot be priced: its global batch is not a whole number of micro batch × dp
-     * ({@link Layout#microBatches()} is 0, the one home of the count), a layout Megatron-LM refuses (PAR007); null when
-     * it is or when check does not raise PAR007 (dp comes from --gpus/--nodes, not the files: the ranking at that size is
-     * what the user asked for, and the report says the count is no whole number). A step of 1 ÷ 24 micro-batches has
-     * no time, so the plan states PAR007's finding instead of pricing a rounded count.
+     * ({@link Layout#microBatches()} is 0, the one home of the count), a layout the job's framework refuses (PAR007); null
+     * when it is or when check does not raise PAR007 (dp comes from --gpus/--nodes, not the files: the ranking at that size
+     * is what the user asked for, and the report says the count is no whole number). A step of 1 ÷ 24 micro-batches has
+     * no time, so the plan says who stops the job ({@link #refusal}), states PAR007's finding and names a size of the same
+     * job where the batch divides ({@link #dividingSize}).
      */
-    static String noWholeMicroBatches(Layout l, String job, LintResult result) {
+    static String noWholeMicroBatches(Layout l, Resolved.Job job, LintResult result) {
         if (l.microBatches() > 0) return null;
         for (Finding f : result.findings()) {
-            if ("PAR007".equals(f.ruleId()) && about(f, job)) {
-                return "job '" + job + "' is not priced: check raises PAR007 at " + f.span() + ": " + f.message();
+            if ("PAR007".equals(f.ruleId()) && about(f, job.name())) {
+                Specs.Origin origin = job.spec() == null ? null : job.spec().origin();
+                String message = f.message().endsWith(".") ? f.message() : f.message() + ".";
+                Layout fits = dividingSize(l);
+                return "job '" + job.name() + "' is not priced: " + refusal(origin == null ? null : Format.of(origin.format()))
+                        + "; check raises PAR007 at " + f.span() + ": " + message
+                        + (fits == null ? "" : " To plan the job at a size where its batch divides, give --gpus " + fits.gpus() + " (dp "
+                        + fits.dp() + ": " + fits.microBatches() + " micro-batch" + (fits.microBatches() == 1 ? "" : "es") + " per step).");
             }
         }
         return null;     // only --gpus/--nodes make dp not divide the batch: the ranking at that size still helps (PlanReport says it)
+    }
+
+    /**
+     * Who stops a job whose global batch is no whole number of micro batch × dp, and when. Megatron-Core's micro-batch
+     * calculator (megatron/core/num_microbatches_calculator.py, ConstantNumMicroBatchesCalculator) asserts
+     * global % (micro × dp) == 0 unless decrease_batch_size_if_needed is set, which it is not by default; Megatron-LM sets it
+     * only from --decrease-batch-size-if-needed, NeMo's initialize_model_parallel_for_nemo passes False (nemo/collections/
+     * nlp/modules/common/megatron/megatron_init.py; at NVIDIA/NeMo dc1cce0e apex's ConstantNumMicroBatches asserts the same),
+     * Megatron-Bridge's and NeMo 2's default is off. DeepSpeed's config asserts train_batch_size = micro batch × gradient
+     * accumulation × world size in deepspeed.initialize (runtime/config.py, _batch_assertion); gpt-neox runs DeepSpeed.
+     * Other formats: no claim about their framework, only that such a step has no time.
+     */
+    static String refusal(Format format) {
+        if (format == null) return "a step of no whole number of micro-batches per data-parallel rank has no time to price";
+        return switch (format) {
+            case MEGATRON, NEMO, NEMO2_RECIPE, MEGATRON_BRIDGE -> format.display() + " stops it at start-up, before its first step, so it"
+                    + " has no step to price (Megatron-Core's micro-batch calculator asserts global % (micro × dp) == 0: "
+                    + "num_microbatches_calculator.py, decrease_batch_size_if_needed off)";
+            case DEEPSPEED, GPT_NEOX -> format.display() + " stops it at start-up, before its first step, so it has no step to price"
+                    + " (deepspeed.initialize asserts train_batch_size == micro batch × gradient accumulation × world size: runtime/"
+                    + "config.py, _batch_assertion)";
+            default -> "a step of no whole number of micro-batches per data-parallel rank has no time to price";
+        };
+    }
+
+    /**
+     * The same layout on fewer GPUs where the global batch is a whole number of micro-batches: the largest dp below the
+     * layout's whose count {@link Layout#microBatches()} divides (and that holds ep within dp × cp); null when none does
+     * (a global batch below one micro batch). At most dp layouts are tried, each in constant time.
+     */
+    static Layout dividingSize(Layout l) {
+        for (int dp = l.dp() - 1; dp >= 1; dp--) {
+            if ((long) dp * l.cp() % Math.max(1, l.ep()) != 0) continue;
+            Layout smaller = l.withSizes(l.tp(), l.pp(), dp, l.cp(), l.ep(), l.virtualPp());
+            if (smaller.microBatches() > 0) return smaller;
+        }
+        return null;
     }
 
     /** Why no job can be planned: none was found, or what the jobs found lack (a cluster node group, a model shape). */

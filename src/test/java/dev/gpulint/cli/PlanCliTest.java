@@ -366,7 +366,12 @@ class PlanCliTest {
         PlanCli.Run r = PlanCli.run("plan", f.toString());
         assertEquals(2, r.code(), r.out());
         assertEquals("", r.out());
-        assertTrue(r.err().startsWith("gpulint: plan: job 'gpt-7b' is not priced: check raises PAR007 at "), r.err());
+        // a native manifest names no framework: the plan says only that such a step has no time
+        assertTrue(r.err().startsWith("gpulint: plan: job 'gpt-7b' is not priced: a step of no whole number of micro-batches per "
+                + "data-parallel rank has no time to price; check raises PAR007 at "), r.err());
+        // the size of the same layout where the batch divides: dp 1 (1 = micro 1 × dp 1), tp 2 × pp 2 × dp 1 GPUs
+        assertTrue(r.err().endsWith("use a multiple of 8. To plan the job at a size where its batch divides, give --gpus 4 (dp 1: 1 "
+                + "micro-batch per step).\n"), r.err());
         assertTrue(r.err().contains("job.yaml:20:50: global_batch_size 1"), r.err());
         assertTrue(r.err().contains("global_batch_size 1 is not a multiple of micro_batch_size × dp = 1 × 8 = 8 (1 % 8 = 1)"), r.err());
         assertFalse(r.err().contains("micro-batches per step,"), r.err());
@@ -381,6 +386,49 @@ class PlanCliTest {
         PlanCli.Run asWritten = PlanCli.run("plan", g.toString());
         assertEquals(0, asWritten.code(), asWritten.err());
         assertTrue(asWritten.out().contains("global batch 64, 8 micro-batches per step, zero stage"), asWritten.out());
+    }
+
+    /**
+     * NeMo's launcher config of falcon_7b's shape (NeMo-Framework-Launcher conf/training/falcon: TP 1, PP 1, global batch 32
+     * on 16 nodes × 8, dp 128): NeMo sets up Megatron-Core's micro-batch calculator with decrease_batch_size_if_needed off,
+     * whose ConstantNumMicroBatchesCalculator asserts global % (micro × dp) == 0, so the job stops at start-up. Here the same
+     * mistake on the lab's 2 nodes: global batch 4 over dp 16. Plan exits 2 saying NeMo stops it, PAR007's words and place,
+     * and the size where the batch divides (dp 4: 4 GPUs); at that size the plan prices it.
+     */
+    @Test
+    void aNemoBatchMegatronCoreRefusesSaysNemoStopsItAndWhereItDivides(@TempDir Path dir) {
+        String nemo = """
+                trainer:
+                  num_nodes: 2
+                  devices: 8
+                  precision: bf16
+                model:
+                  micro_batch_size: 1
+                  global_batch_size: 4
+                  tensor_model_parallel_size: 1
+                  pipeline_model_parallel_size: 1
+                  encoder_seq_length: 2048
+                  max_position_embeddings: 2048
+                  num_layers: 8
+                  hidden_size: 2048
+                  ffn_hidden_size: 8192
+                  num_attention_heads: 16
+                """;
+        PlanCli p = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("conf/falcon_small.yaml", nemo).jobClusters("lab", "conf/*.yaml");
+        PlanCli.Run r = p.plan();
+        assertEquals(2, r.code(), r.out());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("gpulint: plan: job '"), r.err());
+        assertTrue(r.err().contains("falcon_small.yaml' is not priced: NeMo stops it at start-up, before its first step, so it has no "
+                + "step to price (Megatron-Core's micro-batch calculator asserts global % (micro × dp) == 0: num_microbatches_calculator.py, "
+                + "decrease_batch_size_if_needed off); check raises PAR007 at "), r.err());
+        assertTrue(r.err().contains("falcon_small.yaml:7:22: global_batch_size 4 is not a multiple of micro_batch_size × dp = 1 × 16 = 16 "
+                + "(4 % 16 = 4)"), r.err());
+        assertTrue(r.err().endsWith("To plan the job at a size where its batch divides, give --gpus 4 (dp 4: 1 micro-batch per step).\n"),
+                r.err());
+        PlanCli.Run there = p.plan("--gpus", "4");
+        assertEquals(0, there.code(), there.err());
+        assertTrue(there.out().contains("tp 1, pp 1, dp 4, micro batch 1, global batch 4, 1 micro-batches per step"), there.out());
     }
 
     /** Without a cluster the plan says what the job lacks and how to give it; without a job, what plan reads. */

@@ -120,6 +120,44 @@ public final class StageMemoryFact implements SizedFact {
 
     private AssumedSize sized = AssumedSize.NONE;
 
+    /** The fields {@link #saying} leaves out: whose the fact is, and words for a finding (no rule condition reads them). */
+    public static final java.util.Set<String> NOT_SAID = java.util.Set.of("jobName", "aspect", "layout", "recompute");
+
+    /**
+     * What the fact says but whose it is and its words: every field but {@link #NOT_SAID}, compared whole (equal and
+     * hashed alike when so). `gpulint plan` checks one of these per layout and recompute choice (the 1,024-GPU hybrid's
+     * ~190,000), many of them the same bytes of another layout's; MEM002 and MEM003 read none of the fields left out but
+     * the job's name, which they join to the job's {@link MemoryFact} (CandidateSearchTest holds both).
+     */
+    public Object saying() { return new Saying(this); }
+
+    private static final class Saying {
+        private final StageMemoryFact f;
+
+        Saying(StageMemoryFact f) { this.f = f; }
+
+        @Override public int hashCode() {
+            int h = Double.hashCode(f.weights);
+            h = 31 * h + Double.hashCode(f.gradients);
+            h = 31 * h + Double.hashCode(f.optimizer);
+            h = 31 * h + Double.hashCode(f.activations);
+            return 31 * h + f.stage;
+        }
+
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof Saying s)) return false;
+            StageMemoryFact g = s.f;
+            return Double.compare(f.weights, g.weights) == 0 && Double.compare(f.gradients, g.gradients) == 0
+                    && Double.compare(f.optimizer, g.optimizer) == 0 && Double.compare(f.activations, g.activations) == 0
+                    && Double.compare(f.capacity, g.capacity) == 0 && f.stage == g.stage && f.stages == g.stages
+                    && f.virtualPp == g.virtualPp && Double.compare(f.bytesPerParameter, g.bytesPerParameter) == 0
+                    && f.distributed == g.distributed && f.capacityOverridesCatalog == g.capacityOverridesCatalog
+                    && java.util.Objects.equals(f.file, g.file) && java.util.Objects.equals(f.gpu, g.gpu)
+                    && java.util.Objects.equals(f.span, g.span) && java.util.Objects.equals(f.accounting, g.accounting)
+                    && java.util.Objects.equals(f.accountingWhere, g.accountingWhere) && java.util.Objects.equals(f.sized, g.sized);
+        }
+    }
+
     /** The job's files state no GPU count (nor dp): these bytes are at the size `gpulint plan` takes for it ({@link AssumedSize}). */
     @Override public StageMemoryFact sized(AssumedSize size) { this.sized = size; return this; }
     @Override public AssumedSize assumedSize() { return sized; }

@@ -5,6 +5,7 @@ import dev.gpulint.facts.BubbleFact;
 import dev.gpulint.facts.HybridLayersFact;
 import dev.gpulint.facts.JobFact;
 import dev.gpulint.facts.OriginFact;
+import dev.gpulint.facts.TpPlacementFact;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,10 @@ import java.util.function.ToIntFunction;
  * other field) get the same findings. Candidates that differ only in what no JobFact field holds (the optimizer's
  * sharding, which the memory rules judge) share one: half the hybrid plan's 1,024 JobFacts a session, the fact a session
  * spent most on (2.9 of 7.6 ms by leaving each class out, 2026-12-06).
+ *
+ * <p>A candidate job's {@link TpPlacementFact} (PAR002, PAR003) too: where its tp group lands, a function of tp, the rank
+ * order's stride and the node group, which hundreds of a session's candidates share (the hybrid plan's 52,896 such facts
+ * were a fifth of what its sessions inserted).
  */
 final class AloneFacts {
     private AloneFacts() {}
@@ -38,11 +43,13 @@ final class AloneFacts {
             BubbleFact.class, Set.of("PAR006"),
             HybridLayersFact.class, Set.of("PAR014", "PAR015"),
             OriginFact.class, Set.of("CONSIST003"),
+            TpPlacementFact.class, Set.of("PAR002", "PAR003"),
             JobFact.class, Set.of("NET004", "NET005", "PAR001", "PAR004", "PAR005", "PAR007", "PAR008", "PAR009", "PAR010", "PAR011",
                     "PAR012", "PAR019", "SYN003", "SYN004"));
 
     /** The facts of {@link #RULES} by number (their rules' findings are found by it, not by a hash of the class). */
-    private static final List<Class<?>> TYPES = List.of(BubbleFact.class, HybridLayersFact.class, OriginFact.class, JobFact.class);
+    private static final List<Class<?>> TYPES = List.of(BubbleFact.class, HybridLayersFact.class, OriginFact.class, JobFact.class,
+            TpPlacementFact.class);
 
     /** The number of the fact class each rule of {@link #RULES} reads. */
     private static final Map<String, Integer> READS;
@@ -55,7 +62,8 @@ final class AloneFacts {
 
     /** The number of a fact's class among {@link #TYPES}, or −1 (instanceof: the classes are final). */
     private static int type(Object f) {
-        return f instanceof BubbleFact ? 0 : f instanceof HybridLayersFact ? 1 : f instanceof OriginFact ? 2 : f instanceof JobFact ? 3 : -1;
+        return f instanceof BubbleFact ? 0 : f instanceof HybridLayersFact ? 1 : f instanceof OriginFact ? 2 : f instanceof JobFact ? 3
+                : f instanceof TpPlacementFact ? 4 : -1;
     }
 
     /**
@@ -145,6 +153,7 @@ final class AloneFacts {
         if (f instanceof BubbleFact b) return b.getJobName();
         if (f instanceof HybridLayersFact h) return h.getJobName();
         if (f instanceof JobFact j) return j.getName();
+        if (f instanceof TpPlacementFact p) return p.getJobName();
         return ((OriginFact) f).getJob();
     }
 
@@ -162,6 +171,9 @@ final class AloneFacts {
                 h.getGdnKeyHeadsKey(), h.getGdnValueHeadsKey(), h.getKvHeads(), h.getDomain(), h.isInfinityFabric(),
                 h.getGroupsDefaultOwner());
         if (f instanceof JobFact j) return j.saying();
+        if (f instanceof TpPlacementFact p) return new TpPlacement(p.getFile(), p.getTp(), p.getTpSpan(), p.getStride(), p.getOrder(),
+                p.getDomainsSpanned(), p.getDomainKind(), p.getDomainSize(), p.getDeclaredDomainSize(), p.getDomainSpan(), p.getGroupName(),
+                p.getClusterName(), p.getGroupGpusPerNode(), p.getGpuName(), p.getPcieGeneration(), p.getPcieBytesPerSecond());
         if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
                 o.getIbHca(), o.getIbHcaSpan());
         return null;
@@ -224,6 +236,30 @@ final class AloneFacts {
             h = 31 * h + Long.hashCode(groups);
             h = 31 * h + Long.hashCode(cp);
             return 31 * h + Long.hashCode(tp);
+        }
+    }
+
+    // every field of the fact but its job's name and the group's ranks and places, words of PAR002/PAR003's messages made only
+    // when a finding is worded (the search's are not; no condition reads them: CandidateSearchTest holds it)
+    record TpPlacement(String file, long tp, Span tpSpan, long stride, String order, int domainsSpanned,
+                       dev.gpulint.spec.DomainKind domainKind, long domainSize, long declaredDomainSize, Span domainSpan, String groupName,
+                       String clusterName, long groupGpusPerNode, String gpuName, int pcieGeneration, double pcieBytesPerSecond) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TpPlacement p && tp == p.tp && stride == p.stride && domainsSpanned == p.domainsSpanned
+                    && domainKind == p.domainKind && domainSize == p.domainSize && declaredDomainSize == p.declaredDomainSize
+                    && groupGpusPerNode == p.groupGpusPerNode && pcieGeneration == p.pcieGeneration
+                    && Double.compare(pcieBytesPerSecond, p.pcieBytesPerSecond) == 0 && Objects.equals(file, p.file)
+                    && Objects.equals(tpSpan, p.tpSpan) && Objects.equals(order, p.order) && Objects.equals(domainSpan, p.domainSpan)
+                    && Objects.equals(groupName, p.groupName) && Objects.equals(clusterName, p.clusterName) && Objects.equals(gpuName, p.gpuName);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = Long.hashCode(tp);
+            h = 31 * h + Long.hashCode(stride);
+            h = 31 * h + domainsSpanned;
+            return 31 * h + Long.hashCode(domainSize);
         }
     }
 

@@ -405,17 +405,21 @@ class CandidateSearchTest {
                     }
                     assertEquals(java.util.Set.of(type), types, f + ": a rule of " + type + " matches " + types);
                     assertFalse(m.group(1).toLowerCase(java.util.Locale.ROOT).contains("job"), f + ": a condition reads the job: " + m.group(1));
+                    for (String words : words(e.getKey())) {
+                        assertFalse(java.util.regex.Pattern.compile("\\b" + words + "\\b").matcher(m.group(1)).find(),
+                                f + ": a condition reads " + words + ", words left out of what the fact says: " + m.group(1));
+                    }
                 }
             }
             if (job) continue;
-            // every field of the fact but the job's name is compared
+            // every field of the fact but the job's name (and words made only when a finding is worded) is compared
             long fields = java.util.Arrays.stream(e.getKey().getDeclaredFields())
-                    .filter(x -> !java.lang.reflect.Modifier.isStatic(x.getModifiers())).count();
+                    .filter(x -> !java.lang.reflect.Modifier.isStatic(x.getModifiers())).count() - words(e.getKey()).size();
             Class<?> saying = AloneFacts.sayingOf(sample(e.getKey())).getClass();
             assertEquals(fields - 1, saying.getRecordComponents().length, type + "'s fields against " + saying.getSimpleName());
         }
         assertEquals(new java.util.TreeMap<>(Map.ofEntries(Map.entry("CONSIST003", 1), Map.entry("PAR006", 2), Map.entry("PAR014", 1),
-                Map.entry("PAR015", 8), Map.entry("NET004", 1), Map.entry("NET005", 1), Map.entry("PAR001", 2), Map.entry("PAR004", 8),
+                Map.entry("PAR015", 8), Map.entry("PAR002", 1), Map.entry("PAR003", 2), Map.entry("NET004", 1), Map.entry("NET005", 1), Map.entry("PAR001", 2), Map.entry("PAR004", 8),
                 Map.entry("PAR005", 2), Map.entry("PAR007", 1), Map.entry("PAR008", 2), Map.entry("PAR009", 1), Map.entry("PAR010", 1),
                 Map.entry("PAR011", 2), Map.entry("PAR012", 1), Map.entry("PAR019", 1), Map.entry("SYN003", 3), Map.entry("SYN004", 2))),
                 conditions);
@@ -429,7 +433,7 @@ class CandidateSearchTest {
      */
     @Test
     void eachComponentOfWhatAFactSaysIsCompared() throws ReflectiveOperationException {
-        for (Class<?> r : List.of(AloneFacts.Bubble.class, AloneFacts.Hybrid.class, AloneFacts.Origin.class)) {
+        for (Class<?> r : List.of(AloneFacts.Bubble.class, AloneFacts.Hybrid.class, AloneFacts.Origin.class, AloneFacts.TpPlacement.class)) {
             var components = r.getRecordComponents();
             Class<?>[] types = java.util.Arrays.stream(components).map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new);
             var make = r.getDeclaredConstructor(types);
@@ -454,6 +458,7 @@ class CandidateSearchTest {
         if (t == boolean.class) return other;
         if (t == String.class) return other ? "b" : "a";
         if (t == dev.gpulint.core.Span.class) return new dev.gpulint.core.Span(other ? "b.yaml" : "a.yaml", 1, 1, 1, 2);
+        if (t.isEnum()) return t.getEnumConstants()[other ? 1 : 0];
         throw new AssertionError("a component of type " + t);
     }
 
@@ -540,6 +545,128 @@ class CandidateSearchTest {
         assertEquals(each, once);
     }
 
+    /**
+     * What a memory fact says ({@link dev.gpulint.facts.StageMemoryFact#saying}) is every field but whose it is and its
+     * words ({@link dev.gpulint.facts.StageMemoryFact#NOT_SAID}): each other field changed in turn makes it say something
+     * else, so two layouts share a memory verdict only when MEM002 and MEM003 would see the same; those four changed, it
+     * says the same.
+     */
+    @Test
+    void aMemoryFactSaysEverythingButWhoseItIsAndItsWords() throws ReflectiveOperationException {
+        dev.gpulint.core.Span at = new dev.gpulint.core.Span("plan.yaml", 3, 1, 3, 9);
+        var a = new dev.gpulint.facts.StageMemoryFact("gpulint-plan-candidate-1", "plan.yaml", "H100-SXM5-80GB", () -> "tp 8", "none",
+                1, 4, 1e9, 2e9, 3e9, 4e9, 80e9, at, "stage-memory/recompute-none").virtualPp(2)
+                .accounting("megatron-bf16", 18, "optimizer.bytes_per_parameter", true, false);
+        List<java.lang.reflect.Field> fields = java.util.Arrays.stream(dev.gpulint.facts.StageMemoryFact.class.getDeclaredFields())
+                .filter(x -> !java.lang.reflect.Modifier.isStatic(x.getModifiers())).toList();
+        assertTrue(fields.size() >= 21, "StageMemoryFact's fields: " + fields.size());
+        for (java.lang.reflect.Field changed : fields) {
+            changed.setAccessible(true);
+            var b = new dev.gpulint.facts.StageMemoryFact("x", "y", "z", () -> "", "full", 0, 1, 0, 0, 0, 0, 0, null);
+            for (java.lang.reflect.Field x : fields) {
+                x.setAccessible(true);
+                x.set(b, x.get(a));
+            }
+            assertEquals(a.saying(), b.saying(), "a copy");
+            assertEquals(a.saying().hashCode(), b.saying().hashCode(), "a copy");
+            Object was = changed.get(a);
+            Class<?> t = changed.getType();
+            Object other = t == int.class ? (Object) ((int) was + 7) : t == double.class ? (Object) ((double) was + 0.5)
+                    : t == boolean.class ? (Object) !(boolean) was : t == String.class ? was + "x"
+                    : t == dev.gpulint.core.Span.class ? new dev.gpulint.core.Span("other.yaml", 9, 1, 9, 2)
+                    : t == java.util.function.Supplier.class ? (java.util.function.Supplier<String>) () -> "tp 4"
+                    : t == dev.gpulint.facts.AssumedSize.class ? new dev.gpulint.facts.AssumedSize(64, 8, 8, false, "dgx", 0, false, 0, false, 0, false)
+                    : null;
+            assertTrue(other != null, changed.getName() + ": a field of type " + t);
+            changed.set(b, other);
+            boolean whose = dev.gpulint.facts.StageMemoryFact.NOT_SAID.contains(changed.getName());
+            assertEquals(whose, a.saying().equals(b.saying()), changed.getName());
+            if (whose) assertEquals(a.saying().hashCode(), b.saying().hashCode(), changed.getName());
+        }
+        assertTrue(fields.stream().map(java.lang.reflect.Field::getName).toList().containsAll(dev.gpulint.facts.StageMemoryFact.NOT_SAID));
+    }
+
+    /**
+     * The search checks memory facts that say the same once per session (for candidates with no MemoryFact of their own) on
+     * the grounds this test holds: only MEM002 and MEM003 name the fact, their patterns of it read none of the fields its
+     * saying leaves out but the job's name, and that name only joins the job's own MemoryFact.
+     */
+    @Test
+    void theMemoryRulesReadAMemoryFactAloneButForItsJobsMemoryFact() throws java.io.IOException {
+        List<java.nio.file.Path> drl;
+        try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("../rules"))) {
+            drl = files.filter(f -> f.toString().endsWith(".drl")).sorted().toList();
+        }
+        java.util.regex.Pattern when = java.util.regex.Pattern.compile("(?s)\\bwhen\\b(.*?)\\bthen\\b");
+        java.util.regex.Pattern stage = java.util.regex.Pattern.compile("\\bStageMemoryFact\\s*\\(([^)]*)\\)");
+        java.util.Set<String> naming = new java.util.TreeSet<>();
+        int patterns = 0;
+        for (java.nio.file.Path f : drl) {
+            String text = java.nio.file.Files.readString(f).replaceAll("//[^\\n]*", "");
+            if (!text.contains("StageMemoryFact")) continue;
+            naming.add(f.getFileName().toString().replace(".drl", ""));
+            var m = when.matcher(text);
+            while (m.find()) {
+                String condition = m.group(1);
+                var p = stage.matcher(condition);
+                while (p.find()) {
+                    patterns++;
+                    String read = p.group(1).replaceAll("\\$job\\s*:\\s*jobName\\b", "");
+                    for (String left : dev.gpulint.facts.StageMemoryFact.NOT_SAID) {
+                        assertFalse(java.util.regex.Pattern.compile("\\b" + left + "\\b").matcher(read).find(), f + " reads " + left + ": " + read);
+                    }
+                    assertFalse(read.contains("identity") || read.contains("$job"), f + ": " + read);
+                }
+                // the job's name, bound once, is read only to join the job's MemoryFact
+                String rest = condition.replaceAll("\\$job\\s*:\\s*jobName\\b", "").replaceAll("\\bMemoryFact\\s*\\(\\s*jobName\\s*==\\s*\\$job\\b", "");
+                assertFalse(rest.contains("$job") || rest.contains("jobName"), f + ": the job's name read otherwise: " + condition);
+            }
+        }
+        assertEquals(java.util.Set.of("MEM002", "MEM003"), naming);
+        assertEquals(2, patterns);
+    }
+
+    /** Memory facts of each layout by a rule of thumb that makes many layouts' the same bytes, some over 80 GB, some over 90 % in states. */
+    private static final class RoughMemory implements CandidateSearch.Pricing {
+        final dev.gpulint.core.Span at = new dev.gpulint.core.Span("plan.yaml", 3, 1, 3, 9);
+
+        @Override public CandidateSearch.Score score(Layout l) { return simple(l); }
+
+        @Override public Object memoryFact(Layout l, String job, String aspect) {
+            double states = 150e9 / (l.tp() * l.pp()) / (l.distributedOptimizer() ? 2 : 1);
+            double activations = (l.recompute() == Layout.Recompute.FULL ? 2e9 : l.recompute() == Layout.Recompute.SELECTIVE ? 8e9 : 30e9)
+                    * l.microBatchSize() / l.tp();
+            return new dev.gpulint.facts.StageMemoryFact(job, "plan.yaml", "H100-SXM5-80GB", l::sizes, l.recompute().id(), 0, l.pp(),
+                    states / 3, states / 3, states / 3, activations, 80e9, at, aspect);
+        }
+    }
+
+    /**
+     * Memory facts that say the same checked once per session find what every layout's own finds: a job with no MemoryFact
+     * (no parameter count: every memory fact is a candidate for sharing) and one with (LLAMA70B_16's 70B: its candidates keep
+     * their own), MEM003 rejecting some layouts of each (MEM002 some of the first's) and quiet on others.
+     */
+    @Test
+    void memoryFactsThatSayTheSameCheckedOnceFindWhatEachLayoutsOwnFinds() {
+        for (String model : List.of("{ dtype: bf16, layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 8, seq_length: 4096 }", LLAMA70B_16)) {
+            Model b = bind(cluster(2) + job(2, model, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 64 }"));
+            Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
+            Layout current = JobLayouts.current(r).orElseThrow();
+            SearchSpace space = JobLayouts.space(r, r.totalGpus()).orElseThrow();
+            SearchResult once = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).checkedAs(64, true)
+                    .search(b.jobs().get(0), b.clusters(), current, space, new RoughMemory());
+            assertTrue(once.rejected().getOrDefault("MEM003", 0) > 0, once.rejected().toString());
+            if (!model.equals(LLAMA70B_16)) {
+                // (the 70B job's own MemoryFact: MEM001 rejects most of its layouts, and MEM002 on a memory fact yields to it)
+                assertTrue(once.rejected().getOrDefault("MEM002", 0) > 0, once.rejected().toString());
+                assertTrue(!once.candidates().isEmpty(), model + ": some layout fits: " + once.rejected());
+            }
+            SearchResult each = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).checkedAs(64, false)
+                    .search(b.jobs().get(0), b.clusters(), current, space, new RoughMemory());
+            assertEquals(each, once, model);
+        }
+    }
+
     private static Object sample(Class<?> type) {
         dev.gpulint.core.Span at = new dev.gpulint.core.Span("plan.yaml", 3, 1, 3, 9);
         if (type == dev.gpulint.facts.BubbleFact.class) return bubble("cand-1", 16, at);
@@ -547,7 +674,20 @@ class CandidateSearchTest {
             return new dev.gpulint.facts.HybridLayersFact("cand-1", "m.yaml", "--hybrid-layer-pattern", at, 8, 8, at, 4, 96, true,
                     "--mamba-num-heads", 8, false, "--mamba-num-groups", 2, at, 0, 0, null, 0, null);
         }
+        if (type == dev.gpulint.facts.TpPlacementFact.class) return tpPlacement("cand-1", 8, at);
         return new dev.gpulint.facts.OriginFact("cand-1", "Megatron", false, 0, false, null, null);
+    }
+
+    /** The fields of a fact that hold a message's words, made when a finding is worded (suppliers): no condition reads them. */
+    private static List<String> words(Class<?> fact) {
+        return java.util.Arrays.stream(fact.getDeclaredFields()).filter(x -> !java.lang.reflect.Modifier.isStatic(x.getModifiers()))
+                .filter(x -> x.getType() == java.util.function.Supplier.class).map(java.lang.reflect.Field::getName).toList();
+    }
+
+    private static dev.gpulint.facts.TpPlacementFact tpPlacement(String job, long tp, dev.gpulint.core.Span at) {
+        return new dev.gpulint.facts.TpPlacementFact(job, "plan.yaml", tp, at, 1, "tp-cp-ep-dp-pp", tp > 8 ? 2 : 1,
+                () -> "ranks of " + job, () -> "places of " + job, dev.gpulint.spec.DomainKind.NODE, 8, 0, at, "dgx", "pod", 8,
+                "H100-SXM5-80GB", 5, 63e9);
     }
 
     private static dev.gpulint.facts.BubbleFact bubble(String job, long m, dev.gpulint.core.Span at) {

@@ -66,6 +66,9 @@ public final class ConsistencyFact {
     /** Where the reference value is written; null when it has no position. */
     public Span getReferenceSpan() { return reference.span(); }
 
+    /** A step's GPU type compared with a job whose GPU request names no type (the reference is {@link StatedQuantity#NO_GPU_TYPE}). */
+    public boolean isJobGpuUntyped() { return getQuantityKind() == StatedQuantity.STEP_GPU_TYPE && StatedQuantity.NO_GPU_TYPE.equals(reference.value()); }
+
     /** Which value the ranks get is known: the launcher's precedence decides between the places (LaunchEnvironment). */
     public boolean isLaunchKnown() { return launch != null; }
     /** The value the ranks get, as written; null when it is not known or the launch gets none. */

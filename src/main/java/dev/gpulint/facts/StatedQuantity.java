@@ -27,6 +27,9 @@ public enum StatedQuantity {
     /** A quantity no rule knows by name. */
     OTHER;
 
+    /** The value a job's untyped GPU request states for {@code gpu_type} (srun steps are compared with it: CONSIST001). */
+    public static final String NO_GPU_TYPE = "no type";
+
     /** The kind of the quantity named {@code id} ("world", "per_node", "env:NCCL_IB_HCA"). */
     public static StatedQuantity of(String id) {
         if (id.startsWith("env:")) return ENV;

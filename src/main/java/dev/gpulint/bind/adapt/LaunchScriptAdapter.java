@@ -158,7 +158,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
             if (st.type() != null && sb.gpuTypeKnown()) {
                 j.stateText("step_gpu_type", "type " + st.type(), st.written(), StatedKind.LAUNCHER, st.item().span());
                 if (j.stated.stream().noneMatch(x -> x.quantity().equals("gpu_type"))) {
-                    j.stateText("gpu_type", sb.gpuType() == null ? "no type" : "type " + sb.gpuType(), sb.gpusPerNodeWritten,
+                    j.stateText("gpu_type", sb.gpuType() == null ? dev.gpulint.facts.StatedQuantity.NO_GPU_TYPE : "type " + sb.gpuType(), sb.gpusPerNodeWritten,
                             StatedKind.RESOURCE, sb.gpusPerNode.span());
                 }
             }

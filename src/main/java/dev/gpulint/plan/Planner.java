@@ -219,8 +219,11 @@ public final class Planner {
      * only from --decrease-batch-size-if-needed, NeMo's initialize_model_parallel_for_nemo passes False (nemo/collections/
      * nlp/modules/common/megatron/megatron_init.py; at NVIDIA/NeMo dc1cce0e apex's ConstantNumMicroBatches asserts the same),
      * Megatron-Bridge's and NeMo 2's default is off. DeepSpeed's config asserts train_batch_size = micro batch × gradient
-     * accumulation × world size in deepspeed.initialize (runtime/config.py, _batch_assertion); gpt-neox runs DeepSpeed.
-     * Other formats: no claim about their framework, only that such a step has no time.
+     * accumulation × world size in deepspeed.initialize (runtime/config.py, _batch_assertion); gpt-neox asserts the same
+     * earlier, when NeoXArgs derives its batch parameters (megatron/neox_arguments/arguments.py, check_batch_parameters, at
+     * EleutherAI/gpt-neox 0097a39e). torchtitan's Trainer asserts global_batch_size % (local_batch_size × dp_degree) == 0
+     * before it builds the model (torchtitan/train.py at pytorch/torchtitan 000204a4). Other formats: no claim about their
+     * framework, only that such a step has no time.
      */
     static String refusal(Format format) {
         if (format == null) return "a step of no whole number of micro-batches per data-parallel rank has no time to price";
@@ -228,9 +231,14 @@ public final class Planner {
             case MEGATRON, NEMO, NEMO2_RECIPE, MEGATRON_BRIDGE -> format.display() + " stops it at start-up, before its first step, so it"
                     + " has no step to price (Megatron-Core's micro-batch calculator asserts global % (micro × dp) == 0: "
                     + "num_microbatches_calculator.py, decrease_batch_size_if_needed off)";
-            case DEEPSPEED, GPT_NEOX -> format.display() + " stops it at start-up, before its first step, so it has no step to price"
+            case DEEPSPEED -> format.display() + " stops it at start-up, before its first step, so it has no step to price"
                     + " (deepspeed.initialize asserts train_batch_size == micro batch × gradient accumulation × world size: runtime/"
                     + "config.py, _batch_assertion)";
+            case GPT_NEOX -> format.display() + " stops it at start-up, before its first step, so it has no step to price"
+                    + " (NeoXArgs asserts train_batch_size == micro batch × gradient accumulation × dp world size as it reads its"
+                    + " arguments, before DeepSpeed's own check: megatron/neox_arguments/arguments.py, calculate_derived → check_batch_parameters)";
+            case TORCHTITAN -> format.display() + " stops it at start-up, before its first step, so it has no step to price"
+                    + " (its Trainer asserts global_batch_size % (local_batch_size × dp) == 0: torchtitan/train.py at 000204a4)";
             default -> "a step of no whole number of micro-batches per data-parallel rank has no time to price";
         };
     }

@@ -43,6 +43,13 @@ public final class JobFact {
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
     String microBatchKey = "micro_batch_size", globalBatchKey = "global_batch_size", seqLengthKey = "seq_length";
     boolean citesMegatron = true;
+    /**
+     * The batch per data-parallel rank one pipeline schedule runs when the step runs one per gradient-accumulation step
+     * (torchtitan at pp above 1: JobInputs.scheduleBatch), 0 otherwise; the key it is written under and where.
+     */
+    long scheduleBatch;
+    String scheduleBatchKey;
+    Span scheduleBatchSpan;
     /** The inference server the job's launch starts ("sglang.launch_server", "vllm serve"), else null: `plan` prices training. */
     String serving;
 
@@ -103,6 +110,8 @@ public final class JobFact {
         public Builder written(String micro, String global, String seq, boolean citesMegatron) {
             f.microBatchKey = micro; f.globalBatchKey = global; f.seqLengthKey = seq; f.citesMegatron = citesMegatron; return this;
         }
+        /** The batch one pipeline schedule runs per data-parallel rank (torchtitan, pp above 1; 0: the step is one schedule). */
+        public Builder schedule(long batch, Span s, String key) { f.scheduleBatch = batch; f.scheduleBatchSpan = s; f.scheduleBatchKey = key; return this; }
         public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
     }
 
@@ -324,8 +333,27 @@ public final class JobFact {
     public long getGlobalBatchSize() { return globalBatchSize; }
     /** Where global_batch_size is written. */
     public Span getGlobalBatchSpan() { return globalBatchSpan; }
-    /** micro_batch_size × dp: the samples one micro-batch step takes over all replicas. */
-    public long getBatchQuantum() { return Sizes.product(microBatchSize, dpEffective); }
+    /**
+     * micro_batch_size × dp: the samples one micro-batch step takes over all replicas; for a job that runs one pipeline schedule
+     * per gradient-accumulation step (torchtitan at pp above 1) the schedule's batch × dp, which its Trainer asserts the global
+     * batch a multiple of ({@link #isScheduled}).
+     */
+    public long getBatchQuantum() { return Sizes.product(isScheduled() ? scheduleBatch : microBatchSize, dpEffective); }
+
+    /**
+     * The step is whole pipeline schedules of {@link #getQuantumBatchSize} per data-parallel rank, one per gradient-accumulation
+     * step (torchtitan at pp above 1: Trainer.__init__ divides the global batch by local_batch_size × dp, and since its PR #4121
+     * num_tokens_per_train_step by num_tokens_per_microbatch_per_dp_rank × num_pp_microbatches × dp, and refuses a remainder).
+     */
+    public boolean isScheduled() { return scheduleBatch > 0; }
+    /** The step is counted in tokens (torchtitan since its PR #4121: its schedule batch is num_pp_microbatches × the micro-batch). */
+    public boolean isScheduledInTokens() { return isScheduled() && scheduleBatchKey != null && scheduleBatchKey.contains("num_pp_microbatches"); }
+    /** What a data-parallel rank's share of the quantum is: the schedule's batch when {@link #isScheduled}, else the micro batch. */
+    public long getQuantumBatchSize() { return isScheduled() ? scheduleBatch : microBatchSize; }
+    /** The key {@link #getQuantumBatchSize} is written under. */
+    public String getQuantumBatchKey() { return isScheduled() && scheduleBatchKey != null ? scheduleBatchKey : microBatchKey; }
+    /** Where {@link #getQuantumBatchSize} is written. */
+    public Span getQuantumBatchSpan() { return isScheduled() && scheduleBatchSpan != null ? scheduleBatchSpan : microBatchSpan; }
 
     /** The most candidates a fit below tries (a layer count is bounded by the binder, this bounds the loop). */
     private static final long MAX_FIT_TRIES = 1 << 16;
@@ -373,7 +401,8 @@ public final class JobFact {
      * {@link BatchFit#MAX_STEPS} multiples above, two are equally near, or there is no quantum.
      */
     public long getFittingGlobalBatch(double noteAt, double warnAt) {
-        return BatchFit.quiet(globalBatchSize, getBatchQuantum(), pp, virtualPp, microBatchesStated, noteAt, warnAt);
+        // a schedule's micro-batches do not change with the global batch (more schedules do): no bubble to keep
+        return BatchFit.quiet(globalBatchSize, getBatchQuantum(), pp, virtualPp, microBatchesStated || isScheduled(), noteAt, warnAt);
     }
 
     public String identity() { return "training_job:" + name; }
@@ -451,6 +480,8 @@ public final class JobFact {
                     && a.parallelismStated == b.parallelismStated && a.sequenceParallelStated == b.sequenceParallelStated
                     && a.sequenceParallelDefaultOff == b.sequenceParallelDefaultOff && a.embeddingInSplit == b.embeddingInSplit
                     && a.lossInSplit == b.lossInSplit && a.microBatchesStated == b.microBatchesStated && a.laidOut == b.laidOut
+                    && a.scheduleBatch == b.scheduleBatch && Objects.equals(a.scheduleBatchKey, b.scheduleBatchKey)
+                    && Objects.equals(a.scheduleBatchSpan, b.scheduleBatchSpan)
                     && a.tiedEmbeddings == b.tiedEmbeddings && a.citesMegatron == b.citesMegatron
                     && Objects.equals(a.file, b.file) && Objects.equals(a.clusterName, b.clusterName)
                     && Objects.equals(a.nodeGroupName, b.nodeGroupName) && Objects.equals(a.clusterGroupNames, b.clusterGroupNames)

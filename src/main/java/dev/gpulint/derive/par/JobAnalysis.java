@@ -73,6 +73,8 @@ public final class JobAnalysis {
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .microBatchesStated(b != null && b.microBatches() != null)
+                // torchtitan at pp above 1: one schedule per gradient-accumulation step, the step whole schedules (PAR007's quantum)
+                .schedule(JobInputs.scheduleBatch(b, r.pp()), b == null ? null : span(b.scheduleBatch()), WrittenKeys.of(j, Specs.Origin.LOCAL_BATCH))
                 .serving(j.statedWhere("serving"))
                 .laidOut(p != null && (p.stageLayers() != null || p.isUnknown(Specs.PIPELINE_LAYOUT))
                         || j.origin() != null && Format.of(j.origin().format()).splitsItsOwnPipeline())

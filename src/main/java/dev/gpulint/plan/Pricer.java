@@ -107,11 +107,15 @@ final class Pricer implements CandidateSearch.Pricing {
      */
     private final ThreadLocal<Shared> lastShared = new ThreadLocal<>();
 
-    private Shared shared(Layout l) {
-        // every component of the layout but its recompute (the canonical constructor: a component Layout gains is one more here)
-        Layout key = new Layout(l.tp(), l.pp(), l.dp(), l.cp(), l.ep(), l.virtualPp(), l.microBatchSize(), l.globalBatchSize(),
+    /** Every component of the layout but its recompute (the canonical constructor: a component Layout gains is one more here). */
+    private static Layout keyOf(Layout l) {
+        return new Layout(l.tp(), l.pp(), l.dp(), l.cp(), l.ep(), l.virtualPp(), l.microBatchSize(), l.globalBatchSize(),
                 l.zeroStage(), l.distributedOptimizer(), Layout.Recompute.NONE, l.sequenceParallel(), l.split(), l.offloadLayers(),
                 l.recomputeEvery(), l.dpShard(), l.scheduleBatch());
+    }
+
+    private Shared shared(Layout l) {
+        Layout key = keyOf(l);
         Shared s = lastShared.get();
         if (s != null && s.key().equals(key)) return s;
         s = new Shared(key, MemoryModel.states(shape(l.tp()), l, stateBytes(l.zeroStage(), l.distributedOptimizer()), in.variants()));
@@ -120,11 +124,32 @@ final class Pricer implements CandidateSearch.Pricing {
     }
 
     @Override
-    public CandidateSearch.Score score(Layout l) {
+    public CandidateSearch.Score score(Layout l) { return score(l, null); }
+
+    /**
+     * The model states {@link #memory} made for a layout ({@code of}), which its memory facts and its score read: handed back
+     * with that very layout (by identity: no key made and compared again), they are its own.
+     */
+    private record Made(Layout of, MemoryModel.States states) {}
+
+    /** The layout's stages' model states, as its memory facts read them ({@link #memoryFact(Layout, Object, String, String)}). */
+    @Override
+    public Object memory(Layout l) { return new Made(l, shared(l).states()); }
+
+    /**
+     * The layout's score, its stages sized from {@code memory} when that is what {@link #memory} made for this layout but
+     * its recompute (the search's: the model states its memory facts were made from), else from the start: the same doubles
+     * either way (MemoryModel.sized, MemoryModelTest; PricerTest holds the two scores equal).
+     */
+    @Override
+    public CandidateSearch.Score score(Layout l, Object memory) {
         // the search scores every valid layout (tens of thousands) and the report prints a few: a score keeps no estimate and
         // builds no breakdown (Estimator.score: the same pricing with no terms written, the same doubles as the estimate's,
         // which the report prices again for the layouts it prints)
-        Estimator.Score s = Estimator.score(shape(l.tp()), l, in.hardware(), in.order(), in.bytes(), in.variants());
+        ModelShape m = shape(l.tp());
+        Estimator.Score s = memory instanceof Made made && made.of() == l
+                ? Estimator.score(m, l, in.hardware(), in.order(), in.bytes(), in.variants(), MemoryModel.sized(m, l, in.variants(), made.states()))
+                : Estimator.score(m, l, in.hardware(), in.order(), in.bytes(), in.variants());
         // the headroom from the stages the pricing holds: the first largest of them is MemoryModel.fullest's stage, the same
         // doubles (both fill a stage by MemoryModel.Stages, with the same StateBytes), so peakBytes(l) would only compute
         // every stage of the layout again (PricerTest holds the two equal to the bit)
@@ -132,10 +157,13 @@ final class Pricer implements CandidateSearch.Pricing {
     }
 
     @Override
-    public Object memoryFact(Layout l, String job, String aspect) {
+    public Object memoryFact(Layout l, String job, String aspect) { return memoryFact(l, null, job, aspect); }
+
+    @Override
+    public Object memoryFact(Layout l, Object memory, String job, String aspect) {
         if (span == null) return null;
-        Shared shared = shared(l);
-        MemoryModel.Stage s = MemoryModel.fullest(shape(l.tp()), l, in.variants(), shared.states());
+        MemoryModel.States states = memory instanceof Made made && made.of() == l ? made.states() : shared(l).states();
+        MemoryModel.Stage s = MemoryModel.fullest(shape(l.tp()), l, in.variants(), states);
         StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), l::sizes, l.recompute().id(), s.stage(), l.pp(),
                 s.weights(), s.gradients(), s.optimizer(), s.activations(), usable(), span, aspect);
         f.virtualPp(l.virtualPp());

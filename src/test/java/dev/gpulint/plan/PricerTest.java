@@ -104,6 +104,18 @@ class PricerTest {
                         assertEquals(s.activations(), f.getActivationsBytes(), l.toString());
                         assertEquals(p.peakBytes(l), f.getTotalBytes(), l.toString());
                         assertEquals(l.sizes(), f.getLayout(), l.toString());
+                        // the search's way: the layout's memory made once, its fact and its score read from it, the same doubles
+                        // as each made alone (the score's stages sized from the states, MemoryModel.sized)
+                        Object made = p.memory(l);
+                        StageMemoryFact g = (StageMemoryFact) p.memoryFact(l, made, "cand", "stage-memory/recompute-" + rc.id());
+                        assertEquals(f.getStage(), g.getStage(), l.toString());
+                        assertEquals(f.getTotalBytes(), g.getTotalBytes(), l.toString());
+                        assertEquals(f.getStatesBytes(), g.getStatesBytes(), l.toString());
+                        assertEquals(f.getActivationsBytes(), g.getActivationsBytes(), l.toString());
+                        assertEquals(p.score(l), p.score(l, made), l.toString());
+                        // another layout's memory is not read as this one's: priced alone
+                        Layout other = new Layout(tp, pp, 64 / tp / pp, 1, 1, 1, 2, 512, 0, false, rc, tp > 1);
+                        assertEquals(p.score(l), p.score(l, p.memory(other)), l.toString());
                         checked++;
                     }
                 }

@@ -39,7 +39,7 @@ public final class Estimator {
 
     /** @param v the MoE layers' and the attention's variants (MoeCost, AttentionShape) */
     public static Estimate estimate(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v) {
-        return (Estimate) price(m, l, job, order, bytes, v, true);
+        return (Estimate) price(m, l, job, order, bytes, v, true, null);
     }
 
     /**
@@ -56,19 +56,32 @@ public final class Estimator {
      * thousands of layouts and prints a few). The same doubles as {@code estimate(...)}'s, to the bit (plan.ScoreIsTheBreakdownTest).
      */
     public static Score score(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v) {
-        return (Score) price(m, l, job, order, bytes, v, false);
+        return (Score) price(m, l, job, order, bytes, v, false, null);
+    }
+
+    /**
+     * {@link #score} of a layout whose stages are already sized ({@link MemoryModel#sized(ModelShape, Layout, Variants,
+     * MemoryModel.States)}: the plan's search makes each checked layout's model states once, for its memory facts, and prices
+     * its valid layouts from them). {@code sized} must be the layout's own, {@link MemoryModel#sized}'s doubles.
+     */
+    public static Score score(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v,
+                              MemoryModel.Sized sized) {
+        return (Score) price(m, l, job, order, bytes, v, false, sized);
     }
 
     /**
      * The one pricing of a layout: {@code full}, its {@link Estimate} with every term of the breakdown; else its
      * {@link Score} alone, each term's record, text and traffic left unmade (the figures the step sums are computed alike).
+     * {@code known}: the layout's stages sized already (null: sized here).
      */
-    private static Object price(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v, boolean full) {
+    private static Object price(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v, boolean full,
+                                MemoryModel.Sized known) {
         Hardware hw = job.forJob(l.gpus());      // ranks fill racks in order: a group straddling two is priced on the NICs (Tier)
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
-        StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
-        MemoryModel.Sized sized = MemoryModel.sized(m, l, sb, v);          // the stages and the optimizer's shard, one pass
+        // the stages and the optimizer's shard, one pass (unless the caller sized them from the states it made for the layout)
+        MemoryModel.Sized sized = known != null ? known : MemoryModel.sized(m, l, bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer())
+                : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null), v);
         List<MemoryModel.Stage> stages = sized.stages();
         List<Term> terms = full ? new ArrayList<>() : null;                // the breakdown: an estimate's alone (a score keeps none)
         Map<ParallelDim, Long> stride = strides(l, order);

@@ -305,6 +305,8 @@ public final class MemoryModel {
      */
     public static final class States {
         private final double[] weights, gradients, optimizer, parameters;
+        private double optimizerShard;          // {@link #optimizerShard}'s, the most of any stage (Sized)
+        private double prefetched;              // {@link #prefetchedAtPeak}'s (a torchtitan job's last stage: Stages' lossOverlap)
 
         private States(int pp) {
             weights = new double[pp];
@@ -318,14 +320,44 @@ public final class MemoryModel {
     public static States states(ModelShape m, Layout l, StateBytes b, Variants v) {
         Stages at = new Stages(m, l, b, v, false);
         States s = new States(Math.max(0, l.pp()));
+        // what sized(m, l, v, states) reads besides the stages' states, taken as sized(m, l, b, v) takes them: the block
+        // prefetched (of the parameters as made, before any stage's fill, as Stages' constructor reads it) and the most
+        // optimizer shard of any stage
+        s.prefetched = prefetchedAtPeak(m, l, v, at.params);
+        StateShards shards = StateShards.of(l, v);
+        double most = 0;
         for (int i = 0; i < l.pp(); i++) {
             at.fillStates(i);
             s.weights[i] = at.weights;
             s.gradients[i] = at.gradients;
             s.optimizer[i] = at.optimizer;
             s.parameters[i] = at.parameters;
+            most = Math.max(most, optimizerShard(at.params, l, shards));
         }
+        s.optimizerShard = most;
         return s;
+    }
+
+    /**
+     * {@link #sized(ModelShape, Layout, StateBytes, Variants)} from the layout's {@link States} (those of the same layout with
+     * any recompute): each stage's states plus its activations for the layout's recompute, the last stage's less what the
+     * loss frees before FSDP2's prefetched block is gathered, as {@link Stages} fills them, so the same stages and the same
+     * doubles (MemoryModelTest holds them equal). The plan's search makes a layout's states once for its memory facts and
+     * prices its valid layouts from them: the states are computed once per layout the rules check, not again per score.
+     */
+    public static Sized sized(ModelShape m, Layout l, Variants v, States s) {
+        if (s.weights.length != Math.max(0, l.pp())) {
+            throw new IllegalArgumentException("states of " + s.weights.length + " stages for a layout of pp " + l.pp());
+        }
+        Held held = new Held(m, l, v);
+        double lossOverlap = Math.min(s.prefetched, held.freedBeforeOutputBackward());
+        int last = l.pp() - 1;
+        List<Stage> out = new ArrayList<>(Math.max(0, l.pp()));
+        for (int i = 0; i < l.pp(); i++) {
+            out.add(new Stage(i, s.weights[i], s.gradients[i], s.optimizer[i], held.at(i) - (i == last ? lossOverlap : 0),
+                    s.parameters[i]));
+        }
+        return new Sized(out, s.optimizerShard);
     }
 
     /**

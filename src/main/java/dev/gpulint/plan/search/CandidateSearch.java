@@ -54,6 +54,19 @@ public final class CandidateSearch {
         Score score(Layout l);
 
         Object memoryFact(Layout l, String job, String aspect);
+
+        /**
+         * What a layout's memory fact and its score share (the pricing's own object, opaque to the search), made once for
+         * each layout the rules check and handed to {@link #memoryFact(Layout, Object, String, String)} and, when the layout
+         * is valid, to {@link #score(Layout, Object)}: the number is computed once and read by both. Null: nothing shared.
+         */
+        default Object memory(Layout l) { return null; }
+
+        /** {@link #memoryFact(Layout, String, String)} from {@code memory}, what {@link #memory} made for {@code l}. */
+        default Object memoryFact(Layout l, Object memory, String job, String aspect) { return memoryFact(l, job, aspect); }
+
+        /** {@link #score(Layout)} from {@code memory}, what {@link #memory} made for {@code l} (null: none, priced alone). */
+        default Score score(Layout l, Object memory) { return score(l); }
     }
 
     /** The aspect of a candidate's memory fact for one recompute choice. */
@@ -177,7 +190,9 @@ public final class CandidateSearch {
             checkOf[i] = k;
             if (memoryOf.get(k * RECOMPUTES + l.recompute().ordinal()) == null) memoryOf.set(k * RECOMPUTES + l.recompute().ordinal(), l);
         }
-        Verdicts v = check(job, clusters, checked, memoryOf, pricing);
+        // what each check × recompute choice's memory fact was made from, kept for its score (Pricing#memory), one home
+        Object[] memory = new Object[memoryOf.size()];
+        Verdicts v = check(job, clusters, checked, memoryOf, pricing, memory);
         Set<String>[] raised = v.raised, rejecting = v.rejecting, outOfMemory = v.outOfMemory;
         Set<String> cluster = v.cluster;
         // raised for every layout and rejecting none: a property of the cluster, not of a layout
@@ -195,6 +210,7 @@ public final class CandidateSearch {
         Candidate currentCandidate = null;
         List<Layout> validLayouts = new ArrayList<>();
         List<List<String>> validFindings = new ArrayList<>();
+        List<Object> validMemory = new ArrayList<>();      // what its memory fact was made from, or null (another layout's)
         // what the rules said of a layout is its check's IDs and its recompute choice's memory IDs; the lists (sorted, as the
         // sets are) are made once per distinct content and shared by every layout that has it (a few hundred lists, not a
         // pair per layout, for the hybrid plan's 189,012 layouts). Each content is numbered once, a check's pair of sets and a
@@ -209,11 +225,14 @@ public final class CandidateSearch {
         Map<List<String>, int[]> rejectedBy = new java.util.IdentityHashMap<>();
         for (int i = 0; i < layouts.size(); i++) {
             Layout l = layouts.get(i);
-            List<List<String>> verdict = verdicts[checkOf[i] * RECOMPUTES + l.recompute().ordinal()];
+            int at = checkOf[i] * RECOMPUTES + l.recompute().ordinal();
+            List<List<String>> verdict = verdicts[at];
             List<String> by = verdict.get(1);
             if (by.isEmpty()) {
                 validLayouts.add(l);
                 validFindings.add(verdict.get(0));
+                // the memory made for this very layout (a check's other layouts of one recompute choice are priced alone)
+                validMemory.add(memoryOf.get(at) == l ? memory[at] : null);
             } else {
                 Candidate c = new Candidate(l, verdict.get(0), by, 0, 0, 0);
                 rejectedCount++;
@@ -226,7 +245,9 @@ public final class CandidateSearch {
             for (String id : e.getKey()) rejected.merge(id, e.getValue()[0], Integer::sum);
         }
         // every valid layout priced, on all cores (the pricing keeps what it shares in concurrent maps)
-        Score[] scores = validLayouts.parallelStream().map(pricing::score).toArray(Score[]::new);
+        memory = null;          // the rejected layouts' memory is no longer read
+        Score[] scores = java.util.stream.IntStream.range(0, validLayouts.size()).parallel()
+                .mapToObj(i -> pricing.score(validLayouts.get(i), validMemory.get(i))).toArray(Score[]::new);
         // best first; ties by headroom, then the layout that keeps the job's own choices (micro batch, sharding, recompute,
         // sequence parallelism: what its sizes do not decide, so a wrong tp changes nothing), then the search's order
         // (a stable sort of the valid layouts' indices by their scores, read from arrays)
@@ -355,7 +376,8 @@ public final class CandidateSearch {
      * candidate job but for its name.
      */
     @SuppressWarnings("unchecked")
-    private Verdicts check(Specs.Job job, List<Specs.Cluster> clusters, List<Layout> checked, List<Layout> memoryOf, Pricing pricing) {
+    private Verdicts check(Specs.Job job, List<Specs.Cluster> clusters, List<Layout> checked, List<Layout> memoryOf, Pricing pricing,
+                           Object[] memory) {
         int n = checked.size();
         Set<String>[] raised = new Set[n], rejecting = new Set[n], outOfMemory = new Set[n * RECOMPUTES];
         int chunk = this.chunk;
@@ -401,7 +423,10 @@ public final class CandidateSearch {
                 for (int r = 0; r < RECOMPUTES; r++) {
                     Layout l = memoryOf.get(k * RECOMPUTES + r);
                     if (l == null) continue;
-                    Object fact = pricing.memoryFact(l, name, ASPECT_OF[r]);
+                    // the layout's memory made once: its fact now, its score if it is valid (memory[], each chunk its own slots)
+                    Object made = pricing.memory(l);
+                    memory[k * RECOMPUTES + r] = made;
+                    Object fact = pricing.memoryFact(l, made, name, ASPECT_OF[r]);
                     // a memory fact is checked with its candidate job, which its name says
                     if (!(fact instanceof StageMemoryFact m) || !name.equals(m.getJobName())) continue;
                     if (this.environmentOnce && !ownMemory[k - from]) {

@@ -332,6 +332,8 @@ class MemoryModelTest {
                                 Layout o = new Layout(2, pp, 8, 1, ep, vpp, 1, 8L * pp * (z + 1), z == 3 ? 3 : z, z == 1, other, true,
                                         split, z == 2 ? 3 : 0, 4);
                                 assertEquals(first, MemoryModel.fullest(m, l, v, MemoryModel.states(m, o, b, v)), l + " from " + other);
+                                // and the estimate's stages from those states (the plan's scores): every stage and the shard to the bit
+                                assertEquals(sized, MemoryModel.sized(m, l, v, MemoryModel.states(m, o, b, v)), l + " from " + other);
                                 compared++;
                                 if (first.stage() > 0) notFirst++;
                             }

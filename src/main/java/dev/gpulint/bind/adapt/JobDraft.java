@@ -83,6 +83,9 @@ final class JobDraft {
     /** The names the files give the model (a Hugging Face repository or checkpoint folder, a flavor, a recipe),
      *  in the order they are tried against the model catalog ({@link ModelNames}), each under its key. */
     final List<Located<String>> modelNames = new ArrayList<>();
+    /** The tokenizers the files name (NeMo's {@code tokenizer: {library: huggingface, type: org/model}}), each under its key:
+     *  they give the job its vocabulary only, never a shape (a 405B model trains with the 8B's tokenizer). */
+    final List<Located<String>> tokenizerNames = new ArrayList<>();
     /** Why the job's named model gives it no shape (a LoRA fine-tune the estimate cannot price), or null. */
     String modelShapeWithheld;
     Located<Boolean> gated, tied, distributed;

@@ -64,6 +64,7 @@ final class ModelNames {
         for (var e : m.entries()) {
             if (budget[0]-- <= 0) return;
             String k = e.key().text();
+            if (k.equals("tokenizer") && e.value() instanceof MappingNode t) tokenizer(j, t);
             if (e.value() instanceof ScalarNode s && !s.isNull() && !TreeValues.placeholder(s.text())) {
                 if (KEYS.contains(k)) j.modelNames.add(j.key(k, new Located<>(s.text().strip(), s.span())));
                 else if (k.equals("_target_") && s.text().matches("[\\w.]*\\.\\w*Config\\w*")
@@ -72,6 +73,21 @@ final class ModelNames {
                 }
             } else {
                 scan(j, e.value(), depth + 1, budget);
+            }
+        }
+    }
+
+    /**
+     * NeMo's tokenizer section ({@code model.tokenizer}: {@code library: huggingface}, {@code type: meta-llama/Meta-Llama-3.1-8B}):
+     * a Hugging Face tokenizer named by its repository (NeMo 1 nemo/collections/nlp/modules/common/tokenizer_utils.py
+     * get_nmt_tokenizer: library 'huggingface' loads AutoTokenizer(pretrained_model_name=type)). Its vocabulary is the job's.
+     */
+    private static void tokenizer(JobDraft j, MappingNode t) {
+        String library = TreeValues.text(t, "library");
+        if (library == null || !library.strip().equalsIgnoreCase("huggingface")) return;
+        for (var e : t.entries()) {
+            if (e.key().text().equals("type") && e.value() instanceof ScalarNode s && !s.isNull() && !TreeValues.placeholder(s.text())) {
+                j.tokenizerNames.add(j.key("tokenizer.type", new Located<>(s.text().strip(), s.span())));
             }
         }
     }
@@ -99,7 +115,11 @@ final class ModelNames {
                 j.modelNames.add(j.key(e.getKey(), new Located<>(e.getValue().value().substring("hf://".length()), e.getValue().span())));
             }
         }
-        if (j.modelShapeWithheld != null || j.modelNames.isEmpty() || (j.layers != null && j.hidden != null && j.heads != null)) return;
+        if (j.modelShapeWithheld != null) return;
+        if (j.modelNames.isEmpty() || (j.layers != null && j.hidden != null && j.heads != null)) {
+            vocabulary(j, configs, catalog);
+            return;
+        }
         for (Located<String> name : j.modelNames) {
             String written = name.value();
             String key = j.keys.getOrDefault(name, "the model's name");
@@ -136,6 +156,30 @@ final class ModelNames {
             }
             DraftBounds.keepUnknown(j);          // a size the files write out of bounds stays unknown, not the entry's
             j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + unmodelled(e), StatedKind.NAME, name.span()));
+            return;
+        }
+    }
+
+    /** The statement of where a job's vocabulary came from when its shape is written but its vocab_size is not. */
+    static final String VOCAB = "model_vocab";
+
+    /**
+     * A job that writes its shape but not its vocabulary: the vocabulary of the first tokenizer, else model, it names that
+     * a linted config.json or the catalog knows (the tokenizer's embedding rows are the model's), stated ({@link #VOCAB}).
+     */
+    private static void vocabulary(JobDraft j, Map<String, Models.Entry> configs, Models catalog) {
+        if (j.vocab != null || j.unknownShape.contains("model.vocab_size")) return;
+        List<Located<String>> names = new java.util.ArrayList<>(j.tokenizerNames);
+        names.addAll(j.modelNames);
+        for (Located<String> name : names) {
+            String written = name.value();
+            String config = linted(configs, written);
+            Models.Entry e = config != null ? configs.get(config) : catalog.find(written).orElse(null);
+            if (e == null || e.vocab() <= 0) continue;
+            String from = config != null ? "the Hugging Face configuration " + config : "the model catalog's " + e.name() + " (" + e.source() + ")";
+            String key = j.keys.getOrDefault(name, "the model's name") + " " + written + " → " + from;
+            j.vocab = j.key(key, new Located<>(e.vocab(), name.span()));
+            j.stated.add(new Stated(VOCAB, String.valueOf(e.vocab()), key, StatedKind.NAME, name.span()));
             return;
         }
     }

@@ -73,6 +73,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         long vocab = v(m.vocabSize());
         if (vocab <= 0) { vocab = 50257; as.add("model.vocab_size not given: 50,257 (GPT-2's)"); }
+        else if (j.statedWhere("model_vocab") != null) as.add("model.vocab_size not written: " + vocab + ", the vocabulary of " + j.statedWhere("model_vocab"));
         long padded = ModelShape.padVocab(vocab, tp);
         if (padded != vocab) as.add("vocabulary padded to " + padded + " (a multiple of 128 × tp, as Megatron pads)");
         long seq = v(m.seqLength());

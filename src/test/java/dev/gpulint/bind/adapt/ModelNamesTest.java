@@ -346,7 +346,69 @@ class ModelNamesTest {
                     --tokenizer-model /data/Llama-2-7b-hf/tokenizer.model
                 """);
         assertEquals(2048L, written.model().hiddenSize().value());
-        assertNull(written.model().vocabSize(), "a job that writes its shape takes nothing from a name");
+        // Megatron pads the tokenizer's own vocabulary (build_tokenizer → _vocab_size_with_padding(tokenizer.vocab_size)):
+        // the named tokenizer's 32,000 is the job's, placed at the name; nothing else comes from it
+        assertEquals(32000L, written.model().vocabSize().value());
+        assertEquals(2, written.model().vocabSize().span().startLine());
+        assertNull(written.model().kvHeads(), "a job that writes its shape takes no other dimension from a name");
+        assertNull(written.model().ffnHiddenSize());
         assertNull(shapeFrom(written));
+    }
+
+
+    static final String NEMO_LAUNCHER = """
+            run:
+              name: llama3_405b_pretrain
+            trainer:
+              num_nodes: 64
+              devices: 8
+              precision: bf16
+            model:
+              mcore_gpt: true
+              micro_batch_size: 1
+              global_batch_size: 512
+              tensor_model_parallel_size: 8
+              pipeline_model_parallel_size: 8
+              encoder_seq_length: 8192
+              num_layers: 126
+              hidden_size: 16384
+              ffn_hidden_size: 53248
+              num_attention_heads: 128
+              num_query_groups: 8
+              make_vocab_size_divisible_by: 128
+              tokenizer:
+                library: %s
+                type: %s
+                use_fast: true
+            """;
+
+    @Test
+    void aNemoHuggingFaceTokenizerGivesAWrittenShapeItsVocabularyOnly() {
+        Specs.Job j = job("llama3_405b.yaml", NEMO_LAUNCHER.formatted("huggingface", "meta-llama/Meta-Llama-3.1-8B"));
+        Specs.Model m = j.model();
+        // the tokenizer's vocabulary (Llama 3.1's 128,256), placed at the tokenizer's type on line 22
+        assertEquals(128256L, m.vocabSize().value());
+        assertEquals(22, m.vocabSize().span().startLine());
+        // the written shape stands: the 8B tokenizer lends it no dimension
+        assertEquals(126L, m.layers().value());
+        assertEquals(16384L, m.hiddenSize().value());
+        assertNull(shapeFrom(j));
+        assertEquals("tokenizer.type meta-llama/Meta-Llama-3.1-8B → the model catalog's meta-llama/Llama-3.1-8B"
+                + " (https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json)", j.statedWhere(ModelNames.VOCAB));
+    }
+
+    @Test
+    void aNemoTokenizerOfAnotherLibraryOrUnknownNameGivesNoVocabulary() {
+        assertNull(job("a.yaml", NEMO_LAUNCHER.formatted("sentencepiece", "null")).model().vocabSize());
+        assertNull(job("b.yaml", NEMO_LAUNCHER.formatted("megatron", "GPT2BPETokenizer")).model().vocabSize());
+        assertNull(job("c.yaml", NEMO_LAUNCHER.formatted("huggingface", "acme/NoSuchModel-9B")).model().vocabSize());
+    }
+
+    @Test
+    void aNemoTokenizerGivesNoShapeToAJobThatWritesNone() {
+        String noShape = NEMO_LAUNCHER.formatted("huggingface", "meta-llama/Meta-Llama-3.1-8B")
+                .replaceAll("(?m)^  (num_layers|hidden_size|ffn_hidden_size|num_attention_heads|num_query_groups): \\d+\\n", "");
+        Specs.Model m = job("d.yaml", noShape).model();
+        assertTrue(m == null || m.layers() == null, "an 8B tokenizer is no 405B model's shape");
     }
 }

@@ -3,7 +3,7 @@ package dev.gpulint.facts;
 /**
  * What a place of a job read from another format states ({@link ConsistencyFact#getQuantityKind()}): WORLD, PER_NODE,
  * NODES, TP, PP, CP, EP, ETP, VPP, APP_GPUS_PER_NODE,
- * STEP_GPUS_PER_NODE, STEP_GPU_TYPE, COMM_BACKEND, GLOBAL_BATCH, MICRO_BATCH, ENV (a variable) or OTHER.
+ * STEP_GPUS_PER_NODE, STEP_GPU_TYPE, STEP_TASKS_PER_NODE, STEP_LAUNCHERS_PER_NODE, COMM_BACKEND, GLOBAL_BATCH, MICRO_BATCH, ENV (a variable) or OTHER.
  */
 public enum StatedQuantity {
     /** The job's ranks (GPUs) in all. */
@@ -17,6 +17,10 @@ public enum StatedQuantity {
     STEP_GPUS_PER_NODE,
     /** The GPU type a Slurm step asks for (srun --gres=gpu:TYPE:N, "type h100"), against the type of the job's request ("no type" when untyped). */
     STEP_GPU_TYPE,
+    /** The tasks per node of a Slurm step that starts Python directly (one rank per task), against the step's GPUs per node. */
+    STEP_TASKS_PER_NODE,
+    /** The tasks per node of a Slurm step that starts a launcher (torchrun...), each task one launcher, against its ranks per node. */
+    STEP_LAUNCHERS_PER_NODE,
     COMM_BACKEND,
     /** A launch's global batch (samples per optimizer step), against a DeepSpeed configuration's train_batch_size. */
     GLOBAL_BATCH,

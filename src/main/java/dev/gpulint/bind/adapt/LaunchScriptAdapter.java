@@ -68,12 +68,24 @@ final class LaunchScriptAdapter implements FormatAdapter {
         int stepsLeftOut;
         Word firstLeftOut;
         boolean python;
+        /** Each srun that starts Python or a launcher directly: what it writes of its tasks and GPUs, at most {@link #MAX_STEPS}. */
+        final List<Tasks> tasked = new ArrayList<>();
         /** What an srun's --gres asks that gpulint does not read as its GPUs per node (SYN012): an error, then a warning. */
         final List<SlurmDirectives.Refused> refused = new ArrayList<>(), otherwise = new ArrayList<>();
     }
 
     /** One step's GPU request: the count per node, the GPU item (its type, null for none), as written for messages. */
     record Step(Word count, Word item, String type, String written) {}
+
+    /**
+     * One srun that starts a program gpulint reads the ranks of: its own --ntasks-per-node, -n and -N (null: not written), whether
+     * every option word before the program is known (no unexpanded variable that could set them), its own GPUs per node (--gres,
+     * else --gpus-per-node; null: the job's) as written, and the program: null for Python started directly (srun is the launcher:
+     * one rank per task), else the launcher's name (torchrun, deepspeed, accelerate launch) and the ranks per node it is told to
+     * start in this command (null: not written).
+     */
+    record Tasks(Word perNode, Word n, Word nodes, boolean known, Word gpus, String gpusWritten, Word program, String launcher,
+                 Word launcherPerNode, String launcherPerNodeWritten) {}
 
     /** The most srun --gres requests compared with the allocation per script; SYN012 says the later are not. */
     static final int MAX_STEPS = 64;
@@ -169,6 +181,32 @@ final class LaunchScriptAdapter implements FormatAdapter {
             j.state("per_node", Launchers.number(perNodeTasks), (perNodeTasks == srun.tasksPerNode ? "srun" : "#SBATCH")
                     + " --ntasks-per-node (one rank per task)", StatedKind.LAUNCHER, perNodeTasks.span());
         }
+        for (Tasks t : srun.tasked) {
+            // each step's tasks per node against its own GPUs per node (OriginAnalysis pairs each statement with the next, CONSIST001)
+            Object[] tpn = tasksPerNode(t, sb);
+            if (tpn == null) continue;
+            long tasks = (Long) tpn[0];
+            Word at = (Word) tpn[2];
+            if (t.launcher() != null) {
+                // a launcher starts the node's ranks itself: more than one task per node starts it several times on each node
+                if (tasks <= 1) continue;
+                j.state("step_launchers_per_node", tasks, (String) tpn[1], StatedKind.LAUNCHER, at.span());
+                if (t.launcherPerNode() != null && Launchers.number(t.launcherPerNode()) > 0) {
+                    j.state("step_launcher_ranks", Launchers.number(t.launcherPerNode()), t.launcherPerNodeWritten(), StatedKind.LAUNCHER,
+                            t.launcherPerNode().span());
+                } else {
+                    j.stateText("step_launcher_ranks", t.launcher(), t.launcher(), StatedKind.LAUNCHER, t.program().span());
+                }
+                continue;
+            }
+            Word gpus = t.gpus() != null ? t.gpus() : sb.gpusPerNode;
+            long g = Launchers.number(gpus);
+            // a step the job-wide statement above already compares (its tasks, the job's GPUs) is not said twice
+            if (g <= 0 || tasks <= g || (directRanks && at == perNodeTasks && t.gpus() == null)) continue;
+            j.state("step_tasks_per_node", tasks, (String) tpn[1], StatedKind.LAUNCHER, at.span());
+            j.state("step_task_gpus", g, t.gpus() != null ? t.gpusWritten() : sb.gpusPerNodeWritten,
+                    t.gpus() != null ? StatedKind.LAUNCHER : StatedKind.RESOURCE, gpus.span());
+        }
         for (Map.Entry<String, Word> h : hydra.entrySet()) {
             String q = HYDRA.get(h.getKey());
             j.state(q, Launchers.number(h.getValue()), "the launch command " + h.getKey(), StatedKind.CONFIG, h.getValue().span());
@@ -255,9 +293,19 @@ final class LaunchScriptAdapter implements FormatAdapter {
         if (s.tasks == null) s.tasks = p.last("ntasks");
         Word gres = p.last("gres");
         SlurmDirectives.Gres g = gres == null || gres.text().indexOf('$') >= 0 ? null : SlurmDirectives.gres(gres);
+        Word gpn = p.last("gpus-per-node");
+        if (g == null && gres == null && gpn != null && gpn.known() && gpn.text().matches("([A-Za-z0-9_.-]{1,64}:)?[0-9]{1,9}")) {
+            // srun --gpus-per-node=[type:]N asks the step for GPUs per node as --gres=gpu[:type]:N does (slurm_opt.c's
+            // arg_set_gpus_per_node fills tres_per_node "gres/gpu[:type]:N" for the step as for the job)
+            int colon = gpn.text().lastIndexOf(':');
+            g = new SlurmDirectives.Gres(gpn, dev.gpulint.bind.adapt.shell.WordParts.part(gpn, colon + 1, gpn.text().length()),
+                    colon < 0 ? null : gpn.text().substring(0, colon), null, null, "gpu" + (colon < 0 ? "" : ":" + gpn.text().substring(0, colon))
+                    + ":" + gpn.text().substring(colon + 1));
+        }
+        String gresOption = gres == null && g != null ? "srun --gpus-per-node=" + gpn.text() : null;
         if (g != null && g.other() == null && g.mixed() == null) {
             // every srun is a step of its own, each compared with the allocation (bounded: MAX_STEPS, SYN012 past it)
-            String written = "srun --gres=" + g.written();
+            String written = gresOption != null ? gresOption : "srun --gres=" + g.written();
             if (s.steps.size() < MAX_STEPS) s.steps.add(new Step(g.count(), g.item(), g.type(), written));
             else if (s.stepsLeftOut++ == 0) s.firstLeftOut = g.item();
             if (s.gpusPerNode == null) {
@@ -280,7 +328,78 @@ final class LaunchScriptAdapter implements FormatAdapter {
             }
         }
         if (p.program() < w.size() && Shell.program(w.get(p.program()).text()).startsWith("python")) s.python = true;
+        if (p.program() < w.size() && s.tasked.size() < MAX_STEPS) {
+            boolean known = true;
+            for (int k = i; k < p.program(); k++) known &= w.get(k).known() && w.get(k).text().indexOf('$') < 0;
+            Word gpus = g != null && g.other() == null && g.mixed() == null ? g.count() : null;
+            String gpusWritten = gpus == null ? null : gresOption != null ? gresOption : "srun --gres=" + g.written();
+            Tasks t = tasks(w, p.program(), p, known, gpus, gpusWritten);
+            if (t != null) s.tasked.add(t);
+        }
         return p.program();
+    }
+
+    /**
+     * What an srun starting {@code w[at]} says of its tasks, when the program is Python (one rank per task) or a launcher
+     * (torchrun, {@code python -m torch.distributed.run} or {@code .launch}, deepspeed, accelerate launch); null for any other
+     * program (a shell, a wrapper: what it runs is not read here).
+     */
+    private static Tasks tasks(List<Word> w, int at, dev.gpulint.bind.adapt.shell.SrunOptions.Parsed p, boolean known, Word gpus,
+                               String gpusWritten) {
+        Word program = w.get(at);
+        String prog = Shell.program(program.text());
+        String launcher = null;
+        String[] perNodeNames = {};
+        int from = at + 1;
+        if (prog.equals("torchrun")) {
+            launcher = "torchrun";
+            perNodeNames = new String[] {"--nproc_per_node", "--nproc-per-node"};
+        } else if (prog.startsWith("python") && at + 2 < w.size() && w.get(at + 1).text().equals("-m")
+                && (w.get(at + 2).text().equals("torch.distributed.run") || w.get(at + 2).text().equals("torch.distributed.launch"))) {
+            launcher = "python -m " + w.get(at + 2).text();
+            perNodeNames = new String[] {"--nproc_per_node", "--nproc-per-node"};
+            from = at + 3;
+        } else if (prog.equals("deepspeed")) {
+            launcher = "deepspeed";
+            perNodeNames = new String[] {"--num_gpus", "--num-gpus"};
+        } else if (prog.equals("accelerate") && at + 1 < w.size() && w.get(at + 1).text().equals("launch")) {
+            launcher = "accelerate launch";     // its --num_processes counts every node's: no per-node count here
+            from = at + 2;
+        } else if (!prog.startsWith("python")) {
+            return null;
+        }
+        Word perNode = null;
+        String perNodeWritten = null;
+        for (int k = from; launcher != null && perNodeNames.length > 0 && k < w.size(); k++) {
+            Word v = Launchers.optionValue(w, k, perNodeNames);
+            if (v != null) { perNode = v; perNodeWritten = launcher + " " + w.get(k).text().replaceFirst("=.*$", ""); break; }
+            String t = w.get(k).text();
+            if (!t.startsWith("-") && (t.endsWith(".py") || t.equals("-m"))) break;     // the training script's own flags follow
+        }
+        return new Tasks(p.last("ntasks-per-node"), p.last("ntasks"), p.last("nodes"), known, gpus, gpusWritten, program, launcher,
+                perNode, perNodeWritten);
+    }
+
+    /**
+     * The tasks per node of an srun step, as srun settles them: its own --ntasks-per-node; else its -n ÷ -N when both are
+     * written and divide; else, when it writes neither -n nor --ntasks-per-node and every option word is known, the job's
+     * #SBATCH --ntasks-per-node, which sbatch passes down as SLURM_NTASKS_PER_NODE and srun reads as its own
+     * --ntasks-per-node (env_vars and _opt_env, SchedMD/slurm src/srun/libsrun/opt.c at 91d68b03, before the command line).
+     * Null when none of these gives a number: nothing is claimed.
+     */
+    private static Object[] tasksPerNode(Tasks t, SlurmDirectives sb) {
+        if (t.perNode() != null) {
+            long v = Launchers.number(t.perNode());
+            return v < 0 ? null : new Object[] {v, "srun --ntasks-per-node", t.perNode()};
+        }
+        if (t.n() != null) {
+            long n = Launchers.number(t.n()), nodes = Launchers.number(t.nodes());
+            if (n < 0 || nodes <= 0 || n % nodes != 0) return null;
+            return new Object[] {n / nodes, "srun -n " + n + " ÷ -N " + nodes, t.n()};
+        }
+        if (!t.known() || sb.tasksPerNode == null) return null;
+        long v = Launchers.number(sb.tasksPerNode);
+        return v < 0 ? null : new Object[] {v, "#SBATCH --ntasks-per-node (srun reads it from SLURM_NTASKS_PER_NODE)", sb.tasksPerNode};
     }
 
     /** A Hydra override: trainer.num_nodes=2, +model.tensor_model_parallel_size=4. */

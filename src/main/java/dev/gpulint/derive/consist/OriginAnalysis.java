@@ -66,7 +66,7 @@ public final class OriginAnalysis {
         for (Map.Entry<String, List<Specs.Stated>> e : by.entrySet()) {
             String q = e.getKey();
             List<Specs.Stated> all = e.getValue();
-            if (q.equals("app_gpus_per_node") || q.equals("step_gpus_per_node") || q.equals("step_gpu_type")) continue;   // below
+            if (q.equals("app_gpus_per_node") || q.equals("step_gpus_per_node") || q.equals("step_gpu_type") || STEP_PAIRED.contains(q)) continue;   // below
             if (q.equals("launch_config") || q.equals("serving")) continue;     // what the plan says of the launch, no count
             Specs.Stated ref = reference(all);
             if (ref == null) continue;
@@ -94,8 +94,25 @@ public final class OriginAnalysis {
                 if (!s.value().equals(jobType.value())) out.add(new Differs("step_gpu_type", place(s, s.span()), place(jobType, jobType.span()), null));
             }
         }
+        // a Slurm step's tasks per node, each against what the step itself has (its GPUs, its launcher's ranks): stated in pairs
+        for (int p = 0; p < STEP_PAIRED.size(); p += 2) {
+            String q = STEP_PAIRED.get(p);
+            List<Specs.Stated> found = by.getOrDefault(q, List.of()), against = by.getOrDefault(STEP_PAIRED.get(p + 1), List.of());
+            for (int i = 0; i < found.size() && i < against.size(); i++) {
+                Specs.Stated f = found.get(i), r = against.get(i);
+                out.add(new Differs(q, place(f, f.span()), place(r, r.span()), null));
+            }
+        }
         return List.copyOf(out);
     }
+
+    /**
+     * The per-step quantities a launch script states in pairs, each with what it is compared with (the next statement): an srun's
+     * tasks per node starting Python with the step's GPUs per node; its tasks per node starting a launcher with the launcher's
+     * ranks per node (or its name, when this command does not write them). In order: quantity, what it is compared with.
+     */
+    private static final List<String> STEP_PAIRED = List.of("step_tasks_per_node", "step_task_gpus",
+            "step_launchers_per_node", "step_launcher_ranks");
 
     /**
      * For a variable whose value at the launch a launcher's known precedence decided (LaunchEnvironment: the shell, srun

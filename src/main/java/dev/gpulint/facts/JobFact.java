@@ -19,6 +19,8 @@ public final class JobFact {
     Span seqLengthSpan, sequenceParallelSpan, globalBatchSpan, microBatchSpan;
     int ordinal, clusterGroupCount;
     boolean clusterResolved, groupResolved, parallelismStated, sequenceParallel, sequenceParallelStated, sequenceParallelDefaultOff;
+    /** The framework whose sequence-parallel default the job runs (derive.estimate.JobInputs#sequenceParallelDefaultFormat). */
+    String sequenceParallelDefaultFrom;     // its display name (Format#display), null for gpulint's own
     String format;
     long nodes, gpusPerNode, totalGpus, tp = 1, pp = 1, dp, cp = 1, ep = 1, dpEffective;
     long layersPerVirtualStage;
@@ -91,9 +93,13 @@ public final class JobFact {
         public Builder expertTp(long etp) { f.expertTp = etp; return this; }
         public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
         public Builder serving(String launcher) { f.serving = launcher; return this; }
-        /** Whether sequence_parallel is written, the job's format when not native, and whether that format's default is off. */
-        public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
-            f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
+        /**
+         * Whether sequence_parallel is written, the job's format when not native, whether the default the job runs is off,
+         * and the framework whose default that is (a launch passing Megatron-LM's flags runs Megatron-LM's).
+         */
+        public Builder sequenceSetting(boolean stated, String format, boolean defaultOff, Format defaultFrom) {
+            f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff;
+            f.sequenceParallelDefaultFrom = defaultFrom == null ? null : defaultFrom.display(); return this;
         }
         /** The job (--pipeline-model-parallel-layout) or its framework lays its pipeline stages out: no even split to judge. */
         public Builder laidOut(boolean laidOut) { f.laidOut = laidOut; return this; }
@@ -416,6 +422,13 @@ public final class JobFact {
      * native manifests and for a format whose default is not known (a Megatron-Bridge override file, NeMo-RL).
      */
     public boolean isSequenceParallelDefaultOff() { return sequenceParallelDefaultOff; }
+    /**
+     * The framework whose sequence-parallel default the job runs: its format's, or Megatron-LM for a launch (script,
+     * Kubernetes, SkyPilot, AWS Batch) whose command passes Megatron-LM's --tensor-model-parallel-size (PAR011's words).
+     */
+    public Format getSequenceParallelDefaultFrom() { return Format.of(sequenceParallelDefaultFrom); }
+    /** {@link #getSequenceParallelDefaultFrom}'s name ("Megatron-LM", "NeMo"). */
+    public String getSequenceParallelDefaultFormat() { return getSequenceParallelDefaultFrom().display(); }
     /** The key the micro batch is written under in the job's file ("tokens.micro_batch_size"); "micro_batch_size" for
      *  native manifests, Megatron-LM (its argument's name) and NeMo, and when the format's key is not known. */
     public String getMicroBatchKey() { return microBatchKey; }
@@ -478,7 +491,8 @@ public final class JobFact {
                     && a.kvHeads == b.kvHeads && a.experts == b.experts && a.seqLength == b.seqLength
                     && a.clusterResolved == b.clusterResolved && a.groupResolved == b.groupResolved
                     && a.parallelismStated == b.parallelismStated && a.sequenceParallelStated == b.sequenceParallelStated
-                    && a.sequenceParallelDefaultOff == b.sequenceParallelDefaultOff && a.embeddingInSplit == b.embeddingInSplit
+                    && a.sequenceParallelDefaultOff == b.sequenceParallelDefaultOff
+                    && Objects.equals(a.sequenceParallelDefaultFrom, b.sequenceParallelDefaultFrom) && a.embeddingInSplit == b.embeddingInSplit
                     && a.lossInSplit == b.lossInSplit && a.microBatchesStated == b.microBatchesStated && a.laidOut == b.laidOut
                     && a.scheduleBatch == b.scheduleBatch && Objects.equals(a.scheduleBatchKey, b.scheduleBatchKey)
                     && Objects.equals(a.scheduleBatchSpan, b.scheduleBatchSpan)

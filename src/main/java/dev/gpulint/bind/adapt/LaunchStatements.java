@@ -69,6 +69,9 @@ final class LaunchStatements {
             }
         }
         MegatronAdapter.apply(j, flags, "the launch command", binding);
+        // NeMo's dotted overrides keep the key they are written under (as MODEL_ARGS' spelled keys do, MegatronAdapter): a NeMo
+        // launch runs NeMo's configuration, not Megatron-LM's argparse (JobInputs.sequenceParallelDefaultFormat reads tp's key)
+        if (binding && !l.nemoSpelled.isEmpty()) j.keys.replaceAll((v, k) -> l.nemoSpelled.getOrDefault(k, k));
         // --recompute-modules a b c: beside --recompute-granularity selective (RecomputeModuleReader)
         if (binding) RecomputeModuleReader.words(j, l.recomputeModules, "--recompute-modules");
         FsdpTrainShape.apply(j, l.fsdpTrainFlags);

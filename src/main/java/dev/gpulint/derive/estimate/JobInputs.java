@@ -115,13 +115,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         else if (rc == Recompute.OP) as.add("recompute op: torchtitan's op-level selective checkpointing keeps the outputs of every other matmul, of SDPA and of the tp reduce-scatters and recomputes the rest (Checkpointing, docs/plan.md)");
         else if (rc == Recompute.EVERY) as.add("recompute one layer in " + every + ": those layers fully checkpointed, the others keep everything");
         Specs.Parallelism par = j.parallelism();
-        boolean sp;
-        if (par != null && par.sequenceParallel() != null) sp = par.sequenceParallel().value() && tp > 1;
-        else {
-            SequenceParallelDefault d = sequenceParallelDefault(j);
-            sp = tp > 1 && d.on();
-            if (tp > 1) as.add(d.assumption());
-        }
+        boolean sp = sequenceParallel(j, tp);
+        if (tp > 1 && (par == null || par.sequenceParallel() == null)) as.add(sequenceParallelDefault(j).assumption());
         if (r.zeroStage() == 0 && !distributed && (long) dp * cp > 1 && (o == null || o.zeroStage() == null)) {
             String config = j.statedWhere("launch_config");
             as.add("ZeRO stage not stated: 0, every data-parallel rank holds the whole model states (no zero_optimization.stage,"
@@ -191,9 +186,36 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 
-    /** The default of the job's format when its files do not write sequence parallelism (Format#sequenceParallelDefault). */
+    /**
+     * Whether the job runs sequence parallelism at {@code tp}: the value its files write, else its format's default
+     * ({@link #sequenceParallelDefault}); off with tp = 1 (nothing to shard). The plan's layout and the search's written
+     * layout (plan.search.JobLayouts#current) both read it.
+     */
+    public static boolean sequenceParallel(Specs.Job j, long tp) {
+        if (tp <= 1) return false;
+        Specs.Parallelism par = j.parallelism();
+        if (par != null && par.sequenceParallel() != null) return Boolean.TRUE.equals(par.sequenceParallel().value());
+        return sequenceParallelDefault(j).on();
+    }
+
+    /** The default the job runs when its files do not write sequence parallelism (Format#sequenceParallelDefault). */
     public static SequenceParallelDefault sequenceParallelDefault(Specs.Job j) {
-        return (j.origin() == null ? dev.gpulint.spec.Format.NATIVE : dev.gpulint.spec.Format.of(j.origin().format())).sequenceParallelDefault();
+        return sequenceParallelDefaultFormat(j).sequenceParallelDefault();
+    }
+
+    /**
+     * The framework whose sequence-parallel default the job runs: its format's, except a launch (script, Kubernetes,
+     * SkyPilot, AWS Batch: a format whose own default is not known) whose command gives Megatron-LM's
+     * --tensor-model-parallel-size, which runs Megatron-LM's argparse (megatron/training/arguments.py), where
+     * --sequence-parallel is a store_true switch: off unless passed (Megatron-DeepSpeed's the same).
+     */
+    public static dev.gpulint.spec.Format sequenceParallelDefaultFormat(Specs.Job j) {
+        if (j.origin() == null) return dev.gpulint.spec.Format.NATIVE;
+        dev.gpulint.spec.Format f = dev.gpulint.spec.Format.of(j.origin().format());
+        if (!f.sequenceParallelDefault().known() && "--tensor-model-parallel-size".equals(j.origin().key(Specs.Origin.TP))) {
+            return dev.gpulint.spec.Format.MEGATRON;
+        }
+        return f;
     }
 
     /**

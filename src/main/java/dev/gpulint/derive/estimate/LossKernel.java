@@ -188,7 +188,9 @@ public enum LossKernel {
                     + " linear_cross_entropy/blackwell/entry.py); fused_linear_cross_entropy.py at 020c805 runs it on Blackwell"
                     + " (compute capability 10) only, ValueError elsewhere; an MTP layer's loss, if the model has any, is not fused:"
                     + " process_mtp_loss calls the output layer without labels (multi_token_prediction.py at 00611e6e), so each depth's"
-                    + " logits are made, " + a + "·s·b·V ÷ tp, and its cross-entropy is priced as the native one's";
+                    + " logits are made, " + a + "·s·b·V ÷ tp, and its cross-entropy is priced as the native one's (priced as at"
+                    + " that commit: later Megatron-Core main passes output_cross_entropy_loss=True and the labels when the impl is"
+                    + " linear, fusing them too; which Megatron-Core the job's container runs is not read)";
             case NATIVE -> torchtitan(j) ? "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile: what"
                     + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss" : "";
         };

@@ -69,7 +69,8 @@ public final class JobAnalysis {
                 .sequence(m == null ? 0 : value(m.seqLength(), 0L), m == null ? null : span(m.seqLength()),
                         p != null && Boolean.TRUE.equals(value(p.sequenceParallel())), p == null ? null : span(p.sequenceParallel()))
                 .sequenceSetting(p != null && p.sequenceParallel() != null, j.origin() == null ? null : j.origin().format(),
-                        (p == null || p.sequenceParallel() == null) && JobInputs.sequenceParallelDefault(j).knownOff())
+                        (p == null || p.sequenceParallel() == null) && JobInputs.sequenceParallelDefault(j).knownOff(),
+                        JobInputs.sequenceParallelDefaultFormat(j))
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .microBatchesStated(b != null && b.microBatches() != null)

@@ -33,7 +33,8 @@ public final class JobLayouts {
         for (long s : sizes) if (s < 1 || s > Integer.MAX_VALUE) return Optional.empty();
         if (r.zeroStage() < 0 || r.zeroStage() > 3) return Optional.empty();
         Specs.Parallelism p = r.spec().parallelism();
-        boolean sp = p != null && p.sequenceParallel() != null && Boolean.TRUE.equals(p.sequenceParallel().value());
+        // written, else the format's default (spec.Format#sequenceParallelDefault), as the plan's own layout reads it
+        boolean sp = dev.gpulint.derive.estimate.JobInputs.sequenceParallel(r.spec(), r.tp());
         return Optional.of(new Layout((int) r.tp(), (int) r.pp(), (int) r.dpEffective(), (int) r.cp(), (int) r.ep(), (int) r.virtualPp(),
                 (int) micro, global, (int) r.zeroStage(), false, Layout.Recompute.NONE, sp,
                 dev.gpulint.derive.estimate.PipelineSplit.of(p),

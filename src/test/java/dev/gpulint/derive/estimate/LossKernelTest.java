@@ -144,7 +144,9 @@ class LossKernelTest {
         // the MTP layers' losses are not fused (process_mtp_loss calls the output layer without labels): said with their logits
         assertTrue(LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16).endsWith("; an MTP layer's loss, if the model has any, is not"
                 + " fused: process_mtp_loss calls the output layer without labels (multi_token_prediction.py at 00611e6e), so each"
-                + " depth's logits are made, 2·s·b·V ÷ tp, and its cross-entropy is priced as the native one's"),
+                + " depth's logits are made, 2·s·b·V ÷ tp, and its cross-entropy is priced as the native one's (priced as at that"
+                + " commit: later Megatron-Core main passes output_cross_entropy_loss=True and the labels when the impl is linear,"
+                + " fusing them too; which Megatron-Core the job's container runs is not read)"),
                 LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16));
         Specs.Job implAlone = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-fusion-impl linear", 2));
         assertEquals(LossKernel.NATIVE, LossKernel.of(implAlone), "the impl without the fusion is not used");

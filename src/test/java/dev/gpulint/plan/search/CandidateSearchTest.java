@@ -70,6 +70,41 @@ class CandidateSearchTest {
      */
     static final String LLAMA70B_16 = LLAMA70B.replace("dtype: bf16, ", "");
 
+    /** The written layout of the first job bound from {@code m}, as the search takes it. */
+    private static Layout written(Model m) {
+        return JobLayouts.current(JobLayouts.resolve(m.jobs().get(0), m.clusters(), Catalog.builtIn())).orElseThrow();
+    }
+
+    /**
+     * The search's written layout reads sequence parallelism as the plan's own layout does (JobInputs.sequenceParallel: the
+     * value the files write, else the format's default, spec.Format#sequenceParallelDefault; off at tp 1). Before, it took
+     * every unwritten value as off: a native manifest at tp 8 was searched with SP off while the plan priced it on.
+     */
+    @Test
+    void theWrittenLayoutTakesTheFormatsSequenceParallelDefaultAsThePlanDoes() {
+        String batch = "{ micro_batch_size: 1, global_batch_size: 512 }";
+        // a native manifest that does not write it: gpulint's default, on with tp > 1 (docs/format.md)
+        assertTrue(written(bind(cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", batch))).sequenceParallel());
+        assertFalse(written(bind(cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2, sequence_parallel: false }", batch)))
+                .sequenceParallel());
+        // tp 1 has nothing to shard, whatever the file writes (JobInputs prices it off too)
+        assertFalse(written(bind(cluster(2) + job(2, LLAMA70B_16, "{ tp: 1, pp: 16, sequence_parallel: true }", batch)))
+                .sequenceParallel());
+        // a launch script passing Megatron-LM's flags without --sequence-parallel: Megatron-LM's store_true switch, off (the
+        // launcher's own default is not known: JobInputs.sequenceParallelDefaultFormat); passed, on
+        String launch = """
+                #!/bin/bash
+                torchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py \\
+                    --tensor-model-parallel-size 2 --expert-model-parallel-size 4 --num-experts 8 \\
+                    --num-layers 16 --hidden-size 2048 --num-attention-heads 16 --seq-length 4096 \\
+                    --micro-batch-size 1 --global-batch-size 32 --bf16%s
+                """;
+        Model off = dev.gpulint.testing.Foreign.model("train.sh", launch.formatted(""));
+        assertEquals("launch script", off.jobs().get(0).origin().format());
+        assertFalse(written(off).sequenceParallel());
+        assertTrue(written(dev.gpulint.testing.Foreign.model("train.sh", launch.formatted(" --sequence-parallel"))).sequenceParallel());
+    }
+
     @Test
     void sixteenH100KeepTpInsideEachServerAndRejectWhatDoesNotFit() {
         SearchResult s = search(cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));

@@ -61,6 +61,8 @@ public final class Launchers {
         public final List<Shell.Script> scripts = new ArrayList<>();
         /** Megatron-LM flags (and a few serving engines' tensor-parallel flags), first value each. */
         public final Map<String, Word> flags = new LinkedHashMap<>();
+        /** The flags of {@link #flags} written as NeMo's dotted overrides (model.tensor_model_parallel_size=2): the key as written. */
+        public final Map<String, String> nemoSpelled = new java.util.HashMap<>();
         /** Megatron-LM's flags of the model and precision that only the estimate reads (--ffn-hidden-size, --bf16,
          *  --grad-reduce-in-bf16...), first value each: they do not make a script a launch (--bf16 is also Hugging Face's). */
         public final Map<String, Word> planFlags = new LinkedHashMap<>();
@@ -270,6 +272,7 @@ public final class Launchers {
         }
         if (!MEGATRON_FLAGS.contains(name) && !SERVING_TP_FLAGS.contains(name)) return;
         if (l.flags.containsKey(name)) return;
+        if (nemo != null) l.nemoSpelled.put(name, eq > 0 ? t.substring(0, eq) : t);
         Word here = w.get(i);
         if (value != null) {
             valueWord = valueOf(here, eq + 1);

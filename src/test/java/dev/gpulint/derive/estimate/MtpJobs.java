@@ -94,7 +94,7 @@ final class MtpJobs {
                   --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
                   --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
                   --mtp-num-layers %d%s \\
-                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size %d --expert-model-parallel-size 2 \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size %d --expert-model-parallel-size 2 --sequence-parallel \\
                   --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
                 """.formatted(mtp, more, pp);
     }

@@ -197,7 +197,7 @@ class NativeLayoutAgreementTest {
                   --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
                   --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
                   --is-hybrid-model --hybrid-layer-pattern "%s"%s \\
-                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --sequence-parallel \\
                   --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
                 """.formatted(pattern, more);
     }
